@@ -1,0 +1,95 @@
+"""The command line: ``generate``, ``render``, ``ir``. Problems are reported, never raised at the user."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+from . import config as configuration, generate as job, render as rendering
+from .config import ALL_VARIANTS, DIALECTS, InputSpec
+from .errors import Diagnostic, Reporter, SchemaError
+from .inputs import discover, to_ir
+from .ir_json import dumps
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except SchemaError as exc:
+        _report(exc.diagnostics)
+        if args.debug:
+            traceback.print_exc()
+        return 1
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="schemagen", description="Typed Python models from JSON Schema and OpenAPI.")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    parser.add_argument("--project", type=Path, default=Path("."), help="project root (where pyproject.toml is)")
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    generate = commands.add_parser("generate", help="write every input's models into the output package")
+    generate.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff if stale")
+    generate.set_defaults(run=_generate)
+
+    render = commands.add_parser("render", help="print one variant of one input")
+    render.add_argument("path", type=Path)
+    render.add_argument("--variant", choices=ALL_VARIANTS, required=True)
+    render.add_argument("--dialect", choices=DIALECTS, default="auto")
+    render.set_defaults(run=_render)
+
+    ir = commands.add_parser("ir", help="print one input's intermediate representation as JSON")
+    ir.add_argument("path", type=Path)
+    ir.add_argument("--dialect", choices=DIALECTS, default="auto")
+    ir.set_defaults(run=_ir)
+    return parser
+
+
+def _generate(args: argparse.Namespace) -> int:
+    cfg = configuration.load(args.project)
+    result = job.plan(cfg)
+    _report(result.warnings)
+    changes = job.compare(cfg.output, result.files)
+    label = cfg.output.resolve().relative_to(cfg.root.resolve()).as_posix()
+    if args.check:
+        stale = changes.written + changes.removed
+        if stale:
+            sys.stdout.write(job.diff(cfg.output, result.files, changes, label))
+            print(f"{label}/ is stale: {len(stale)} file(s) differ from what `make generate` writes", file=sys.stderr)
+            return 1
+        print(f"{label}/ is up to date ({len(changes.unchanged)} files)", file=sys.stderr)
+        return 0
+    job.apply(cfg.output, result.files, changes)
+    print(f"{label}/: {len(changes.written)} written, {len(changes.unchanged)} unchanged, "
+          f"{len(changes.removed)} removed, {len(result.warnings)} warnings", file=sys.stderr)
+    return 0
+
+
+def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
+    cfg = configuration.load(args.project)
+    spec = InputSpec(str(args.path), None, args.dialect)
+    [source] = discover(configuration.Config(cfg.root, cfg.schemas, cfg.output, cfg.templates, cfg.variants, (spec,)))
+    reporter = Reporter()
+    module = to_ir(source, cfg.root, reporter)
+    _report(reporter.warnings)
+    sys.stdout.write(emit(module, source.display, cfg))
+    return 0
+
+
+def _render(args: argparse.Namespace) -> int:
+    return _one(args, lambda module, display, cfg: rendering.render(
+        module, args.variant, display, rendering.environment(cfg.templates)))
+
+
+def _ir(args: argparse.Namespace) -> int:
+    return _one(args, lambda module, display, cfg: dumps(module))
+
+
+def _report(diagnostics: list[Diagnostic]) -> None:
+    for d in diagnostics:
+        print(d, file=sys.stderr)

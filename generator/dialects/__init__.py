@@ -1,0 +1,27 @@
+"""Dialect detection and dispatch: every input becomes one canonical ``SchemaSet``."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from ..errors import Diagnostic, Location, SchemaError
+from ..schema import SchemaSet
+from . import jsonschema, openapi
+
+Dialect = Literal["auto", "jsonschema", "openapi"]
+
+
+def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialect, default_name: str) -> SchemaSet:
+    """``documents`` are (display path, parsed value); a folder input is a set of OpenAPI components."""
+    if folder or (dialect != "jsonschema" and len(documents) == 1 and openapi.component_name(documents[0][1])):
+        if dialect == "jsonschema":
+            raise SchemaError([Diagnostic(Location(documents[0][0]), "a folder input must hold OpenAPI component files")])
+        return openapi.normalise_components(documents)
+    display, document = documents[0]
+    if not isinstance(document, dict):
+        raise SchemaError([Diagnostic(Location(display), "not a schema: the document must be a JSON/YAML object")])
+    if dialect == "openapi" or (dialect == "auto" and "openapi" in document):
+        if not isinstance(document.get("openapi"), str) or not document["openapi"].startswith("3."):
+            raise SchemaError([Diagnostic(Location(display, "/openapi"), "only OpenAPI 3.0 and 3.1 documents are supported")])
+        return openapi.normalise_document(document, display)
+    return jsonschema.normalise(document, display, default_name)

@@ -1,0 +1,91 @@
+"""OpenAPI 3.0/3.1 (whole documents or folders of component files) into the canonical ``SchemaSet``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import Diagnostic, Location, SchemaError, pointer
+from ..schema import Definition, Schema, SchemaSet, wrap
+from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas
+
+COMPONENTS = "#/components/schemas/"
+#: OpenAPI annotations with no bearing on the type.
+DROPPED = ("example", "externalDocs", "xml", "readOnly", "writeOnly")
+ANNOTATIONS = ("title", "description", "default", "deprecated", "examples")
+
+
+def component_name(document: Any) -> str | None:
+    """The component a single-component file declares through its ``$id``, if any."""
+    if isinstance(document, dict):
+        ident = document.get("$id")
+        if isinstance(ident, str) and ident.startswith(COMPONENTS) and len(ident) > len(COMPONENTS):
+            return ident[len(COMPONENTS):]
+    return None
+
+
+def normalise_document(document: dict[str, Any], display: str) -> SchemaSet:
+    components = (document.get("components") or {}).get("schemas") or {}
+    definitions = {}
+    for name, raw in components.items():
+        key = "#" + pointer("components", "schemas", name)
+        schema = wrap(raw, Location(display, pointer("components", "schemas", name)))
+        definitions[key] = Definition(key, name, _rewrite(schema))
+    return SchemaSet(definitions)
+
+
+def normalise_components(files: list[tuple[str, Any]]) -> SchemaSet:
+    """A folder of component files: ``#/components/schemas/X`` is the file whose ``$id`` names X."""
+    definitions: dict[str, Definition] = {}
+    problems = []
+    for display, document in files:
+        name = component_name(document)
+        if name is None:
+            problems.append(Diagnostic(
+                Location(display), "not an OpenAPI component file: no `$id: \"#/components/schemas/<Name>\"`",
+                "give it one, or move it out of the component folder"))
+            continue
+        key = COMPONENTS + name
+        if key in definitions:
+            first = definitions[key].schema.loc.path
+            problems.append(Diagnostic(Location(display, "/$id"), f"duplicate component {name!r}, also in {first}"))
+            continue
+        raw = {k: v for k, v in document.items() if k not in ("$id", "$schema")}
+        definitions[key] = Definition(key, name, _rewrite(wrap(raw, Location(display))))
+    if problems:
+        raise SchemaError(problems)
+    return SchemaSet(definitions)
+
+
+def _rewrite(schema: Schema) -> Schema:
+    schema = map_subschemas(schema, _rewrite)
+    boolean_exclusive_bounds(schema)
+    drop_extensions(schema)
+    for key in DROPPED:
+        schema.pop(key, None)
+    if isinstance(schema.get("discriminator"), dict):
+        schema["discriminator"] = _discriminator(schema["discriminator"])
+    if schema.pop("nullable", False) is True:
+        return _nullable(schema)
+    return schema
+
+
+def _discriminator(raw: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"propertyName": raw.get("propertyName")}
+    if isinstance(raw.get("mapping"), dict):
+        out["mapping"] = dict(raw["mapping"])
+    return out
+
+
+def _nullable(schema: Schema) -> Schema:
+    """``nullable: true`` → 3.1 style: ``null`` in the type list (and the enum), or an ``anyOf``."""
+    kind = schema.get("type")
+    if isinstance(kind, str) or isinstance(kind, list):
+        kinds = [kind] if isinstance(kind, str) else list(kind)
+        schema["type"] = kinds if "null" in kinds else kinds + ["null"]
+        if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
+            schema["enum"] = [*schema["enum"], None]
+        return schema
+    inner = Schema({k: v for k, v in schema.items() if k not in ANNOTATIONS}, schema.loc)
+    outer = {k: v for k, v in schema.items() if k in ANNOTATIONS}
+    outer["anyOf"] = [inner, Schema({"type": "null"}, schema.loc)]
+    return Schema(outer, schema.loc)

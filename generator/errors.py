@@ -1,0 +1,83 @@
+"""Diagnostics: errors and warnings as values with a location, reported together."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+def pointer(*tokens: str | int) -> str:
+    """An RFC 6901 JSON pointer for ``tokens``."""
+    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    path: str
+    """The file, relative to the project root."""
+    pointer: str = ""
+    line: int | None = None
+    column: int | None = None
+
+    def child(self, *tokens: str | int) -> Location:
+        return Location(self.path, self.pointer + pointer(*tokens))
+
+    def __str__(self) -> str:
+        where = self.path
+        if self.line is not None:
+            where += f":{self.line}:{self.column or 1}"
+        return f"{where}: #{_printable(self.pointer)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    location: Location
+    message: str
+    hint: str | None = None
+    severity: Literal["error", "warning"] = "error"
+
+    def __str__(self) -> str:
+        text = f"{self.location}: {self.message}"
+        if self.hint:
+            text += f" - {self.hint}"
+        return text if self.severity == "error" else f"warning: {text}"
+
+
+class SchemaError(Exception):
+    """One or more problems in the inputs; nothing may be written."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__("\n".join(map(str, diagnostics)))
+        self.diagnostics = diagnostics
+
+
+@dataclass
+class Reporter:
+    """Collects the diagnostics of one run."""
+
+    errors: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, location: Location, message: str, hint: str | None = None) -> None:
+        self.errors.append(Diagnostic(location, message, hint))
+
+    def warn(self, location: Location, message: str, hint: str | None = None) -> None:
+        self.warnings.append(Diagnostic(location, message, hint, "warning"))
+
+    def raise_errors(self) -> None:
+        if self.errors:
+            raise SchemaError(list(self.errors))
+
+
+def _printable(text: str) -> str:
+    """Pointers come from schema keys: keep control characters out of terminal output."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+class PassError(Exception):
+    """A problem found by an IR pass: the caller knows which input it belongs to."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint

@@ -1,0 +1,136 @@
+"""The intermediate representation: what the schema means, in no dialect and for no backend.
+
+Every node is a small frozen dataclass. "May be absent" (``Field.required``), "may be null"
+(a ``Null`` member of a ``Union``) and "has a default" (``Field.default``) are three separate
+facts; each backend decides how to say them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal as _Literal, TypeAlias
+
+JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
+ScalarKind = _Literal["str", "int", "float", "bool"]
+LiteralValue: TypeAlias = "str | int | bool | None"
+
+
+@dataclass(frozen=True, slots=True)
+class Scalar:
+    kind: ScalarKind
+
+
+@dataclass(frozen=True, slots=True)
+class AnyType:
+    """Any JSON value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Null:
+    """The JSON null value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A named declaration of the same module."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Array:
+    item: Type
+
+
+@dataclass(frozen=True, slots=True)
+class Map:
+    """A JSON object with arbitrary string keys."""
+
+    value: Type
+
+
+@dataclass(frozen=True, slots=True)
+class Union:
+    members: tuple[Type, ...]
+    tag_field: str | None = None
+    """The wire name of the property whose value tells the (model) members apart, if the schema names one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    values: tuple[LiteralValue, ...]
+
+
+Type: TypeAlias = Scalar | AnyType | Null | Ref | Array | Map | Union | Literal
+
+
+@dataclass(frozen=True, slots=True)
+class Default:
+    """A default value, as JSON."""
+
+    value: JSON
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str
+    """The Python identifier."""
+    wire_name: str
+    """The key in the JSON payload."""
+    type: Type
+    required: bool
+    default: Default | None = None
+    doc: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    """This model is one member of a tagged union: ``field`` (a wire name) holds ``value``."""
+
+    field: str
+    value: str | int
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    name: str
+    fields: tuple[Field, ...]
+    doc: str | None = None
+    closed: bool = False
+    """Unknown keys are an error (``additionalProperties: false``)."""
+    tag: Tag | None = None
+    inline: bool = False
+    """Declared inside another schema rather than under a name of its own."""
+
+
+@dataclass(frozen=True, slots=True)
+class Alias:
+    name: str
+    type: Type
+    doc: str | None = None
+    inline: bool = False
+
+
+Declaration: TypeAlias = Model | Alias
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    declarations: tuple[Declaration, ...]
+    root: str | None = None
+    """The name of the declaration that stands for the whole document, if any."""
+
+
+def union(*types: Type) -> Type:
+    """A flat union without repeats, ``None`` last; one member is that member."""
+    members: list[Type] = []
+    for t in types:
+        for m in t.members if isinstance(t, Union) else (t,):
+            if m not in members:
+                members.append(m)
+    if Null() in members:
+        members.remove(Null())
+        members.append(Null())
+    if any(isinstance(m, AnyType) for m in members):
+        return AnyType()
+    return members[0] if len(members) == 1 else Union(tuple(members))

@@ -1,0 +1,48 @@
+"""Reading input files: JSON or YAML into plain Python values, with located errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import Diagnostic, Location, SchemaError
+
+SUFFIXES = (".json", ".yaml", ".yml")
+
+
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """Safe YAML without timestamps: a date in a schema stays the string it was written as."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def read_document(path: Path, display: str) -> Any:
+    """Parse one file; a syntax error names the file, line and column."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _fail(Location(display), f"cannot read file: {exc}")
+    if path.suffix == ".json":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise _fail(Location(display, line=exc.lineno, column=exc.colno), f"invalid JSON: {exc.msg}")
+    try:
+        return yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else None
+        column = mark.column + 1 if mark else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise _fail(Location(display, line=line, column=column), f"invalid YAML: {problem}")
+
+
+def _fail(location: Location, message: str) -> SchemaError:
+    return SchemaError([Diagnostic(location, message)])

@@ -1,0 +1,65 @@
+"""Turning schema strings into Python names: valid, unsurprising and deterministic."""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import re
+import unicodedata
+
+_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W_]+")
+#: Names a class must not take: keywords, soft keywords and builtins (it would shadow them).
+RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
+#: Names a field must not take. A field is a class attribute, so it shadows only inside its class
+#: body: keywords, ``self`` (the generated ``__init__`` takes it) and the builtins that
+#: annotations use. Harmless builtins (``id``, ``type``, ``input``) stay as the wire has them.
+FIELD_RESERVED = frozenset(keyword.kwlist) | {"self", "str", "int", "float", "bool", "list", "dict"}
+
+
+def words(text: str) -> list[str]:
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return _WORDS.findall(ascii_text)
+
+
+def pascal(text: str) -> str:
+    """``chat_completion-out`` → ``ChatCompletionOut``; an existing capital stays (``HTTPCode``)."""
+    return "".join(w[0].upper() + w[1:] for w in words(text))
+
+
+def snake(text: str) -> str:
+    """``ChatCompletionOut`` / ``chat-completion out`` → ``chat_completion_out``."""
+    return "_".join(w.lower() for w in words(text))
+
+
+def identifier(text: str, *, style: str, reserved: frozenset[str] | set[str] = RESERVED) -> str:
+    """A valid Python identifier close to ``text`` that is not in ``reserved``.
+
+    A valid ASCII identifier is kept as it is; anything else is rebuilt from its words in
+    ``style`` (``"pascal"`` for classes, ``"snake"`` for fields).
+    """
+    fallback = "Model" if style == "pascal" else "field"
+    if text.isidentifier() and text.isascii():
+        name = text
+    else:
+        name = (pascal if style == "pascal" else snake)(text) or fallback
+        if name[0].isdigit():
+            name = fallback + ("" if style == "pascal" else "_") + name
+    if name in reserved or keyword.iskeyword(name) or name.startswith("__"):
+        name += "_"
+    return name
+
+
+def unique(name: str, taken: set[str]) -> str:
+    """``name``, or ``name_2``, ``name_3``… : the first not in ``taken`` (which it joins)."""
+    candidate, n = name, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{name}_{n}" if not name.endswith("_") else f"{name}{n}"
+    taken.add(candidate)
+    return candidate
+
+#: Names that generated modules import or use in class bodies; a schema name must not shadow them.
+OUTPUT_NAMES = frozenset(
+    {"annotations", "Any", "Literal", "NotRequired", "Required", "TypedDict", "TypeAlias", "dataclass",
+     "field", "dataclasses", "msgspec", "Meta", "Struct", "UNSET", "UnsetType", "typing"}
+)

@@ -1,0 +1,36 @@
+"""Naming: every class and field gets a valid, unique, deterministic Python name.
+
+Wire names are kept beside the Python names; declarations the schema names keep their name
+when it is already a valid identifier, and win over inline declarations on a clash.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import ir
+from ..names import FIELD_RESERVED, OUTPUT_NAMES, RESERVED, identifier, unique
+from .walk import rename_all
+
+
+def name(module: ir.Module) -> ir.Module:
+    reserved = RESERVED | OUTPUT_NAMES
+    taken: set[str] = set()
+    renamed: dict[str, str] = {}
+    for d in sorted(module.declarations, key=lambda d: d.inline):
+        renamed[d.name] = unique(identifier(d.name, style="pascal", reserved=reserved), taken)
+    module = rename_all(module, renamed.__getitem__)
+    field_reserved = FIELD_RESERVED | OUTPUT_NAMES | taken
+    declarations = tuple(
+        _name_fields(d, field_reserved) if isinstance(d, ir.Model) else d for d in module.declarations
+    )
+    return ir.Module(declarations, module.root)
+
+
+def _name_fields(model: ir.Model, reserved: frozenset[str]) -> ir.Model:
+    taken: set[str] = set()
+    fields = tuple(
+        replace(f, name=unique(identifier(f.wire_name, style="snake", reserved=reserved), taken))
+        for f in model.fields
+    )
+    return replace(model, fields=fields)

@@ -1,0 +1,17 @@
+"""Invariant: every reference names a declaration of the module, and names are unique."""
+
+from __future__ import annotations
+
+from .. import ir
+from .walk import declaration_refs
+
+
+def check_refs(module: ir.Module) -> ir.Module:
+    names = [d.name for d in module.declarations]
+    assert len(names) == len(set(names)), "declaration names must be unique"
+    known = set(names)
+    for d in module.declarations:
+        for target in declaration_refs(d):
+            assert target in known, f"{d.name} refers to undeclared {target}"
+    assert module.root is None or module.root in known
+    return module

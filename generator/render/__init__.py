@@ -1,0 +1,35 @@
+"""Rendering: IR → view model (Python) → module text (Jinja) → formatted source (black)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+
+from .. import ir
+from . import dataclass, msgspec, typeddict
+from .format import format_source
+from .view import Variant, build
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (dataclass, typeddict, msgspec)}  # type: ignore[misc]
+BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+
+
+def environment(template_dir: Path | None = None) -> jinja2.Environment:
+    """Templates from ``template_dir`` first (a user's overrides), then the built-in ones."""
+    folders = [str(p) for p in (template_dir, BUILTIN_TEMPLATES) if p is not None]
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(folders),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render(module: ir.Module, variant: str, source: str, env: jinja2.Environment) -> str:
+    """The formatted source of one variant of ``module``; ``source`` is named in the header."""
+    rules = VARIANTS[variant]
+    text = env.get_template(rules.template).render(module=build(module, rules, source))
+    return format_source(text)

@@ -1,0 +1,39 @@
+"""The import block of a generated module: minimal, grouped and sorted as isort would."""
+
+from __future__ import annotations
+
+THIRD_PARTY = frozenset({"msgspec"})
+
+
+class Imports:
+    def __init__(self) -> None:
+        self._names: dict[str, set[str]] = {}
+
+    def add(self, module: str, name: str) -> str:
+        """Record ``from module import name``; returns ``name`` for use in an expression."""
+        self._names.setdefault(module, set()).add(name)
+        return name
+
+    def lines(self) -> list[str]:
+        """``from __future__`` first, then the standard library, then third-party packages."""
+        groups: list[list[str]] = [["from __future__ import annotations"], [], []]
+        for module in sorted(self._names):
+            names = ", ".join(sorted(self._names[module], key=_isort_key))
+            groups[2 if module.split(".")[0] in THIRD_PARTY else 1].append(f"from {module} import {names}")
+        return _join(groups)
+
+
+def _join(groups: list[list[str]]) -> list[str]:
+    out: list[str] = []
+    for group in filter(None, groups):
+        if out:
+            out.append("")
+        out.extend(group)
+    return out
+
+
+def _isort_key(name: str) -> tuple[int, str]:
+    """isort's order within one import: CONSTANTS, then Classes, then functions."""
+    if name.isupper() and len(name) > 1:
+        return (0, name)
+    return (1, name) if name[:1].isupper() else (2, name)
