@@ -66,7 +66,7 @@ class _Lowering:
                 type=self.type_of(sub, name + pascal(wire)),
                 required=wire in required,
                 default=ir.Default(sub["default"]) if "default" in sub else None,
-                doc=_text(sub.get("description")),
+                doc=_description(sub),
             ))
         for missing in [r for r in required if r not in (schema.get("properties") or {})]:
             self.reporter.warn(schema.loc.child("required"),
@@ -178,6 +178,18 @@ def _is_model(schema: Schema) -> bool:
     objecty = kinds is None or kinds == "object" or (isinstance(kinds, list) and "object" in kinds)
     plain = not any(k in schema for k in ("$ref", "anyOf", "oneOf", "allOf", "enum", "const"))
     return objecty and plain and bool(schema.get("properties"))
+
+
+def _description(schema: Schema) -> str | None:
+    """The schema's description; for ``anyOf [X, null]``, X's (the same thing said another way)."""
+    own = _text(schema.get("description"))
+    if own is not None:
+        return own
+    for keyword in ("anyOf", "oneOf"):
+        options = [s for s in schema.get(keyword) or [] if isinstance(s, Schema) and s.get("type") != "null"]
+        if len(options) == 1:
+            return _description(options[0])
+    return None
 
 
 def _text(value: Any) -> str | None:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from .. import ir
 from . import literals
-from .annotations import annotation
 from .imports import Imports
-from .view import FieldView, default_expression, field_doc, with_field_call
+from .view import Context, FieldView, default_expression, field_doc, with_field_call
 
 name = "dataclass"
+lazy_annotations = True
 template = "dataclass.py.jinja"
 
 
-def field(f: ir.Field, model: ir.Model, imports: Imports) -> FieldView:
+def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
     keywords: list[tuple[str, str]] = []
     t = f.type
     if not f.required:
@@ -20,15 +20,15 @@ def field(f: ir.Field, model: ir.Model, imports: Imports) -> FieldView:
             t = ir.union(t, ir.Null())
             keywords.append(("default", "None"))
         else:
-            keywords.append(default_expression(f.default.value, lambda: imports.add("dataclasses", "field")))
+            keywords.append(default_expression(f.default.value, lambda: ctx.imports.add("dataclasses", "field")))
     if f.name != f.wire_name:
         keywords.append(("metadata", "{" + literals.string("wire_name") + ": " + literals.string(f.wire_name) + "}"))
     if any(k != "default" for k, _ in keywords):
-        imports.add("dataclasses", "field")
-    return FieldView(f.name, annotation(t, imports), with_field_call("field", keywords), field_doc(f))
+        ctx.imports.add("dataclasses", "field")
+    return FieldView(f.name, ctx.annotate(t), with_field_call("field", keywords), field_doc(f))
 
 
-def class_options(model: ir.Model, imports: Imports) -> tuple[str, ...]:
+def class_options(model: ir.Model, ctx: Context) -> tuple[str, ...]:
     return ()
 
 

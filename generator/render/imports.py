@@ -14,9 +14,9 @@ class Imports:
         self._names.setdefault(module, set()).add(name)
         return name
 
-    def lines(self) -> list[str]:
+    def lines(self, *, future: bool) -> list[str]:
         """``from __future__`` first, then the standard library, then third-party packages."""
-        groups: list[list[str]] = [["from __future__ import annotations"], [], []]
+        groups: list[list[str]] = [["from __future__ import annotations"] if future else [], [], []]
         for module in sorted(self._names):
             names = ", ".join(sorted(self._names[module], key=_isort_key))
             groups[2 if module.split(".")[0] in THIRD_PARTY else 1].append(f"from {module} import {names}")

@@ -12,6 +12,7 @@ from typing import Literal, Protocol
 
 from .. import ir
 from . import literals
+from ..passes.walk import refs
 from .annotations import annotation
 from .imports import Imports
 
@@ -51,30 +52,52 @@ class ModuleView:
     declarations: tuple[ClassView | AliasView, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a variant's rules need while one module is built."""
+
+    imports: Imports
+    lazy: bool
+    """Annotations are evaluated lazily (``from __future__ import annotations``)."""
+    undefined: set[str]
+    """Declarations not yet defined at this point of the module."""
+
+    def annotate(self, t: ir.Type, wrap: Callable[[str], str] = lambda text: text) -> str:
+        """The annotation for ``t`` (inside ``wrap``); quoted where it names what is not defined yet."""
+        text = annotation(t, self.imports)
+        if self.lazy or not self.undefined.intersection(refs(t)):
+            return wrap(text)
+        return wrap(literals.string(text))
+
+
 class Variant(Protocol):
     """The rules of one output variant: how a field and a class are said."""
 
     name: str
     template: str
+    lazy_annotations: bool
 
-    def field(self, field: ir.Field, model: ir.Model, imports: Imports) -> FieldView | None: ...
+    def field(self, field: ir.Field, model: ir.Model, ctx: Context) -> FieldView | None: ...
 
-    def class_options(self, model: ir.Model, imports: Imports) -> tuple[str, ...]: ...
+    def class_options(self, model: ir.Model, ctx: Context) -> tuple[str, ...]: ...
 
     def class_imports(self, imports: Imports) -> None: ...
 
 
 def build(module: ir.Module, variant: Variant, source: str) -> ModuleView:
-    imports = Imports()
+    undefined = {d.name for d in module.declarations}
+    ctx = Context(Imports(), variant.lazy_annotations, undefined)
     declarations: list[ClassView | AliasView] = []
     for d in module.declarations:
         if isinstance(d, ir.Alias):
-            declarations.append(AliasView(d.name, annotation(d.type, imports), doc(d.doc, "")))
-            continue
-        variant.class_imports(imports)
-        fields = tuple(v for f in d.fields if (v := variant.field(f, d, imports)) is not None)
-        declarations.append(ClassView(d.name, doc(d.doc, INDENT), fields, variant.class_options(d, imports)))
-    return ModuleView(header(source), tuple(imports.lines()), tuple(declarations))
+            declarations.append(AliasView(d.name, ctx.annotate(d.type), doc(d.doc, "")))
+        else:
+            variant.class_imports(ctx.imports)
+            fields = tuple(v for f in d.fields if (v := variant.field(f, d, ctx)) is not None)
+            declarations.append(ClassView(d.name, doc(d.doc, INDENT), fields, variant.class_options(d, ctx)))
+        undefined.discard(d.name)
+    imports = ctx.imports.lines(future=variant.lazy_annotations)
+    return ModuleView(header(source), tuple(imports), tuple(declarations))
 
 
 def header(source: str) -> str:

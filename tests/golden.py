@@ -1,0 +1,62 @@
+"""Golden cases: ``tests/golden/<case>/`` holds inputs and the expected output of each variant.
+
+A case has one or more inputs (entries whose name starts with ``input``: a schema file or a
+folder of component files); all of them must give the same expected output. ``expected/`` has
+``<variant>_models.py`` for each variant, or ``error.txt`` for a case that must fail.
+``options.toml`` may set ``dialect``. Rewrite expectations with ``make golden``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator import render
+from generator.config import ALL_VARIANTS
+from generator.errors import Reporter, SchemaError
+from generator.inputs import Input, to_ir
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+ROOT = GOLDEN.parent.parent
+
+
+@dataclass(frozen=True)
+class Case:
+    folder: Path
+
+    @property
+    def name(self) -> str:
+        return self.folder.name
+
+    @property
+    def inputs(self) -> list[Path]:
+        return sorted(p for p in self.folder.iterdir() if p.name.startswith("input"))
+
+    @property
+    def dialect(self) -> str:
+        options = self.folder / "options.toml"
+        return tomllib.loads(options.read_text())["dialect"] if options.exists() else "auto"
+
+    @property
+    def label(self) -> str:
+        return self.folder.relative_to(ROOT).as_posix() + "/"
+
+
+def cases() -> list[Case]:
+    return [Case(p) for p in sorted(GOLDEN.iterdir()) if p.is_dir()]
+
+
+def generate(case: Case, source: Path) -> dict[str, str]:
+    """Expected-file name → text: each variant's module, or ``error.txt`` with the diagnostics."""
+    reporter = Reporter()
+    item = Input("case", source, source.relative_to(ROOT).as_posix(), case.dialect)  # type: ignore[arg-type]
+    try:
+        module = to_ir(item, ROOT, reporter)
+    except SchemaError as exc:
+        return {"error.txt": "".join(f"{d}\n" for d in exc.diagnostics)}
+    env = render.environment()
+    out = {f"{v}_models.py": render.render(module, v, case.label, env) for v in ALL_VARIANTS}
+    if reporter.warnings:
+        out["warnings.txt"] = "".join(f"{d}\n" for d in reporter.warnings)
+    return out

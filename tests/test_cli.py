@@ -1,0 +1,108 @@
+"""The command line as a user meets it: a temporary project, real subprocesses, real exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from golden import ROOT
+
+SEED_CHOICE = ROOT / "tests" / "golden" / "seed_dangling_ref" / "input" / "ChatCompletionChoice.json"
+
+
+def run(project: Path, *args: str, seed: str = "0") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "generator", "--project", str(project), *args],
+                          capture_output=True, text=True, env=env, cwd=project)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A copy of this project's schemas and configuration, without its output."""
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_generate_writes_the_package_and_check_agrees(project: Path) -> None:
+    first = run(project, "generate")
+    assert first.returncode == 0, first.stderr
+    files = snapshot(project / "generated")
+    assert {"__init__.py", "py.typed", "openai/__init__.py", "openai/msgspec_models.py",
+            "chat_completion_out/dataclass_models.py", "chat_completion_out/typeddict_models.py"} <= set(files)
+    assert run(project, "generate", "--check").returncode == 0
+    again = run(project, "generate")
+    assert "0 written" in again.stderr and snapshot(project / "generated") == files
+
+
+def test_output_is_identical_under_other_hash_seeds(project: Path, tmp_path: Path) -> None:
+    outputs = []
+    for seed in ("1", "2", "random"):
+        run(project, "generate", seed=seed)
+        outputs.append(snapshot(project / "generated"))
+        shutil.rmtree(project / "generated")
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert outputs[0] == snapshot(ROOT / "generated"), "generated/ is not what a fresh run writes"
+
+
+def test_check_reports_a_stale_file_with_a_diff(project: Path) -> None:
+    run(project, "generate")
+    target = project / "generated" / "openai" / "msgspec_models.py"
+    target.write_text(target.read_text().replace("index: int", "index: str"))
+    result = run(project, "generate", "--check")
+    assert result.returncode == 1
+    assert "-    index: str" in result.stdout and "+    index: int" in result.stdout
+
+
+def test_dangling_reference_is_a_clear_error_and_writes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "schemas" / "openai").mkdir(parents=True)
+    shutil.copy(SEED_CHOICE, tmp_path / "schemas" / "openai" / "ChatCompletionChoice.json")
+    result = run(tmp_path, "generate")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert ("schemas/openai/ChatCompletionChoice.json: #/properties/message/$ref: "
+            "unresolved reference '#/components/schemas/ChatCompletionAssistantMessage'") in result.stderr
+    assert "'#/components/schemas/TokenLogprob'" in result.stderr
+    assert not (tmp_path / "generated").exists()
+
+
+def test_a_failing_input_leaves_the_output_untouched(project: Path) -> None:
+    run(project, "generate")
+    before = snapshot(project / "generated")
+    (project / "schemas" / "openai" / "TokenLogprob.json").unlink()
+    result = run(project, "generate")
+    assert result.returncode == 1 and "TokenLogprob" in result.stderr
+    assert snapshot(project / "generated") == before
+
+
+def test_render_and_ir_print_one_input(project: Path) -> None:
+    rendered = run(project, "render", "schemas/openai", "--variant", "msgspec")
+    assert rendered.returncode == 0, rendered.stderr
+    assert rendered.stdout == (ROOT / "generated" / "openai" / "msgspec_models.py").read_text()
+    ir = run(project, "ir", "schemas/chat_completion_out.json")
+    assert ir.returncode == 0, ir.stderr
+    module = json.loads(ir.stdout)
+    assert module["root"] == "OpenAIChatCompletionOut"
+    assert ir.stdout == run(project, "ir", "schemas/chat_completion_out.json", seed="7").stdout
+
+
+def test_wrong_usage_exits_2(project: Path) -> None:
+    assert run(project, "render", "schemas/openai", "--variant", "pydantic").returncode == 2
+
+
+def test_invalid_json_names_line_and_column(project: Path) -> None:
+    (project / "schemas" / "broken.json").write_text('{\n  "type": "object",\n  "properties": {,}\n}\n')
+    result = run(project, "generate")
+    assert result.returncode == 1
+    assert "schemas/broken.json:3:" in result.stderr and "invalid JSON" in result.stderr
+    assert "Traceback" not in result.stderr

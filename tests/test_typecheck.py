@@ -1,0 +1,50 @@
+"""``mypy --strict`` on the committed ``generated/`` package and on every golden output."""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+from pathlib import Path
+
+import pytest
+from mypy import api
+
+from golden import GOLDEN, ROOT
+
+
+def _mypy(*targets: str) -> None:
+    stdout, stderr, status = api.run(["--strict", "--no-incremental", "--python-version", "3.11",
+                                      "--config-file", "", *targets])
+    assert status == 0, stdout + stderr
+
+
+def test_generated_package_passes_mypy_strict(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    _mypy("-p", "generated")
+
+
+def test_golden_outputs_pass_mypy_strict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "golden_outputs"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    count = 0
+    for case in sorted(GOLDEN.iterdir()):
+        modules = sorted((case / "expected").glob("*.py"))
+        if not modules:
+            continue
+        target = package / case.name
+        target.mkdir()
+        (target / "__init__.py").write_text("")
+        for module in modules:
+            shutil.copy(module, target / module.name)
+            count += 1
+    assert count >= 9
+    monkeypatch.chdir(tmp_path)
+    _mypy("-p", "golden_outputs")
+
+
+def test_every_generated_module_imports() -> None:
+    modules = sorted((ROOT / "generated").glob("*/*_models.py"))
+    assert modules
+    for path in modules:
+        importlib.import_module(f"generated.{path.parent.name}.{path.stem}")
