@@ -2,9 +2,9 @@
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml requirements.lock | cksum | cut -d' ' -f1)
 
-.PHONY: generate check test golden clean-venv
+.PHONY: generate check test golden lock clean-venv
 
 generate: $(STAMP)
 	$(PY) -m generator generate
@@ -21,12 +21,21 @@ test: $(STAMP)
 golden: $(STAMP)
 	SCHEMAGEN_UPDATE_GOLDEN=1 $(PY) -m pytest -q tests/test_golden.py
 
-# (Re)create the virtual environment when it is missing or pyproject.toml changed.
-$(STAMP): pyproject.toml
+# (Re)create the virtual environment when it is missing or the pins changed (the stamp
+# name is a checksum of pyproject.toml and requirements.lock).
+$(STAMP):
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+	$(PY) -m pip install -q --disable-pip-version-check -c requirements.lock -e '.[dev]'
 	touch $@
+
+# Re-resolve the pins after a change to the dependencies in pyproject.toml.
+lock:
+	rm -rf $(VENV) && $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+	(echo "# Exact versions of every package in .venv (constraints for pip). Refresh: make lock"; \
+	 $(PY) -m pip freeze --exclude-editable --disable-pip-version-check | grep -v '^-e') > requirements.lock
+	touch $(VENV)/.installed-$$(cat pyproject.toml requirements.lock | cksum | cut -d' ' -f1)
 
 clean-venv:
 	rm -rf $(VENV)

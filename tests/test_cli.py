@@ -106,3 +106,45 @@ def test_invalid_json_names_line_and_column(project: Path) -> None:
     assert result.returncode == 1
     assert "schemas/broken.json:3:" in result.stderr and "invalid JSON" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_config_lists_inputs_names_packages_and_forces_a_dialect(tmp_path: Path) -> None:
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "thing.json").write_text(json.dumps({
+        "title": "Thing", "type": "object", "required": ["label"],
+        "properties": {"label": {"type": "string", "nullable": True}},
+    }))
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.schemagen]\nvariants = ["msgspec"]\noutput = "models"\n'
+        '[[tool.schemagen.inputs]]\npath = "specs/thing.json"\nname = "things"\ndialect = "openapi"\n')
+    result = run(tmp_path, "generate")
+    assert result.returncode == 0, result.stderr
+    assert sorted(snapshot(tmp_path / "models")) == ["__init__.py", "py.typed", "things/__init__.py", "things/msgspec_models.py"]
+    assert "label: str | None\n" in (tmp_path / "models" / "things" / "msgspec_models.py").read_text()
+
+
+def test_unknown_setting_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\nschema = "typo"\n')
+    result = run(tmp_path, "generate")
+    assert result.returncode == 1 and "unknown setting 'schema'" in result.stderr
+
+
+def test_a_template_folder_in_config_overrides_the_built_in_templates(project: Path) -> None:
+    (project / "my_templates").mkdir()
+    (project / "my_templates" / "msgspec.py.jinja").write_text(
+        '{% extends "_module.py.jinja" %}\n{% block class %}\n'
+        'class {{ d.name }}(Struct, frozen=True{% for option in d.options %}, {{ option }}{% endfor %}):\n'
+        '{{ m.class_body(d) -}}\n{% endblock %}\n')
+    text = (project / "pyproject.toml").read_text().replace('output = "generated"', 'output = "generated"\ntemplates = "my_templates"')
+    (project / "pyproject.toml").write_text(text)
+    result = run(project, "generate")
+    assert result.returncode == 0, result.stderr
+    msgspec_models = (project / "generated" / "openai" / "msgspec_models.py").read_text()
+    assert "class ChatCompletionChoice(Struct, frozen=True, kw_only=True):" in msgspec_models
+    assert "@dataclass(kw_only=True)" in (project / "generated" / "openai" / "dataclass_models.py").read_text()
+
+
+def test_console_script_is_installed() -> None:
+    script = Path(sys.executable).parent / "schemagen"
+    result = subprocess.run([str(script), "--help"], capture_output=True, text=True)
+    assert result.returncode == 0 and "generate" in result.stdout

@@ -48,3 +48,23 @@ def test_every_generated_module_imports() -> None:
     assert modules
     for path in modules:
         importlib.import_module(f"generated.{path.parent.name}.{path.stem}")
+
+
+def test_mypy_narrows_a_stdlib_union_on_its_tag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stdlib variants keep ``Circle | Square``; checking the tag narrows it for mypy."""
+    for variant, access in (("dataclass", "shape.kind"), ("typeddict", 'shape["kind"]')):
+        folder = tmp_path / variant
+        folder.mkdir()
+        shutil.copy(GOLDEN / "tagged_unions" / "expected" / f"{variant}_models.py", folder / "models.py")
+        (folder / "use.py").write_text(
+            "from models import Circle, Square\n\n\n"
+            "def area(shape: Circle | Square) -> float:\n"
+            f"    if {access} == \"circle\":\n"
+            "        reveal_type(shape)\n"
+            f"        return 3.14 * {access.replace('kind', 'radius')} ** 2\n"
+            f"    return {access.replace('kind', 'side')} ** 2\n")
+        monkeypatch.chdir(folder)
+        stdout, stderr, status = api.run(["--strict", "--no-incremental", "--config-file", "", "use.py"])
+        assert status == 0, stdout + stderr  # `.radius` on a Square would be an error
+        [revealed] = [line for line in stdout.splitlines() if "Revealed type" in line]
+        assert "models.Circle" in revealed and "Square" not in revealed, revealed

@@ -20,6 +20,8 @@ def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialec
     display, document = documents[0]
     if not isinstance(document, dict):
         raise SchemaError([Diagnostic(Location(display), "not a schema: the document must be a JSON/YAML object")])
+    if dialect == "openapi" and "openapi" not in document:
+        return openapi.normalise_components(documents, default_name)
     if dialect == "openapi" or (dialect == "auto" and "openapi" in document):
         if not isinstance(document.get("openapi"), str) or not document["openapi"].startswith("3."):
             raise SchemaError([Diagnostic(Location(display, "/openapi"), "only OpenAPI 3.0 and 3.1 documents are supported")])

@@ -33,12 +33,18 @@ def normalise_document(document: dict[str, Any], display: str) -> SchemaSet:
     return SchemaSet(definitions)
 
 
-def normalise_components(files: list[tuple[str, Any]]) -> SchemaSet:
-    """A folder of component files: ``#/components/schemas/X`` is the file whose ``$id`` names X."""
+def normalise_components(files: list[tuple[str, Any]], default_name: str | None = None) -> SchemaSet:
+    """A folder of component files: ``#/components/schemas/X`` is the file whose ``$id`` names X.
+
+    ``default_name`` names a lone component file that has no ``$id`` (its dialect set in config).
+    """
     definitions: dict[str, Definition] = {}
     problems = []
     for display, document in files:
         name = component_name(document)
+        if name is None and default_name and len(files) == 1 and isinstance(document, dict):
+            title = document.get("title")
+            name = title if isinstance(title, str) and title.strip() else default_name
         if name is None:
             problems.append(Diagnostic(
                 Location(display), "not an OpenAPI component file: no `$id: \"#/components/schemas/<Name>\"`",
