@@ -13,6 +13,7 @@ from .config import ALL_VARIANTS, DIALECTS, InputSpec
 from .errors import Diagnostic, Reporter, SchemaError
 from .inputs import discover, to_ir
 from .ir_json import dumps
+from .render.format import FormatError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,6 +25,9 @@ def main(argv: list[str] | None = None) -> int:
         _report(exc.diagnostics)
         if args.debug:
             traceback.print_exc()
+        return 1
+    except FormatError as exc:
+        print(f"internal error, please report it: {exc}", file=sys.stderr)
         return 1
 
 

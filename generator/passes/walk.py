@@ -22,12 +22,17 @@ def refs(t: ir.Type) -> Iterator[str]:
                 yield from refs(m)
 
 
-def declaration_refs(d: ir.Declaration) -> Iterator[str]:
+def top_types(d: ir.Declaration) -> Iterator[ir.Type]:
+    """The alias's type, or the type of each field of the model."""
     if isinstance(d, ir.Alias):
-        yield from refs(d.type)
+        yield d.type
     else:
-        for f in d.fields:
-            yield from refs(f.type)
+        yield from (f.type for f in d.fields)
+
+
+def declaration_refs(d: ir.Declaration) -> Iterator[str]:
+    for t in top_types(d):
+        yield from refs(t)
 
 
 def map_refs(t: ir.Type, rename: Callable[[str], str]) -> ir.Type:
@@ -58,11 +63,8 @@ def types(t: ir.Type) -> Iterator[ir.Type]:
 
 def all_types(module: ir.Module) -> Iterator[ir.Type]:
     for d in module.declarations:
-        if isinstance(d, ir.Alias):
-            yield from types(d.type)
-        else:
-            for f in d.fields:
-                yield from types(f.type)
+        for t in top_types(d):
+            yield from types(t)
 
 
 def rename_all(module: ir.Module, rename: Callable[[str], str]) -> ir.Module:
