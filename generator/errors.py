@@ -73,11 +73,3 @@ def _printable(text: str) -> str:
     """Pointers come from schema keys: keep control characters out of terminal output."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
-
-class PassError(Exception):
-    """A problem found by an IR pass: the caller knows which input it belongs to."""
-
-    def __init__(self, message: str, hint: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint

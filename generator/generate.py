@@ -25,22 +25,25 @@ class Result:
 def plan(config: Config) -> Result:
     """Everything generation would write, in memory; raises ``SchemaError`` with all problems."""
     env = render.environment(config.templates)
-    reporter = Reporter()
     files: dict[Path, str] = {Path("__init__.py"): PACKAGE_INIT, Path("py.typed"): ""}
     errors: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
     for source in discover(config):
+        reporter = Reporter()
         try:
             module = to_ir(source, config.root, reporter)
         except SchemaError as exc:
             errors.extend(exc.diagnostics)
             continue
+        finally:
+            warnings.extend(reporter.warnings)
         package = Path(source.name)
         files[package / "__init__.py"] = PACKAGE_INIT
         for variant in config.variants:
             files[package / f"{variant}_models.py"] = render.render(module, variant, source.display, env)
-    if errors or reporter.errors:
-        raise SchemaError(errors + reporter.errors)
-    return Result(files, reporter.warnings)
+    if errors:
+        raise SchemaError(errors)
+    return Result(files, warnings)
 
 
 @dataclass

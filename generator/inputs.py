@@ -8,7 +8,7 @@ from pathlib import Path
 from . import ir, passes
 from .config import Config, InputSpec
 from .dialects import Dialect, normalise
-from .errors import Diagnostic, Location, PassError, Reporter, SchemaError
+from .errors import Diagnostic, Location, Reporter, SchemaError
 from .load import SUFFIXES, read_document
 from .lower import lower
 from .names import identifier, pascal
@@ -70,10 +70,9 @@ def to_ir(source: Input, root: Path, reporter: Reporter) -> ir.Module:
                         default_name=pascal(source.path.stem) or "Model")
     module = lower(schemas, reporter)
     reporter.raise_errors()
-    try:
-        return passes.run(module)
-    except PassError as exc:
-        raise SchemaError([Diagnostic(Location(source.display), exc.message, exc.hint)]) from None
+    module = passes.run(module, reporter)
+    reporter.raise_errors()
+    return module
 
 
 def _display(path: Path, root: Path) -> str:

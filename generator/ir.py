@@ -13,11 +13,15 @@ from typing import Literal as _Literal, TypeAlias
 JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
 ScalarKind = _Literal["str", "int", "float", "bool"]
 LiteralValue: TypeAlias = "str | int | bool | None"
+#: What a string or number holds beyond its JSON type (each backend picks a Python type for it).
+Format = _Literal["date-time", "date", "time", "duration", "uuid", "decimal", "base64"]
+FORMATS: tuple[Format, ...] = ("date-time", "date", "time", "duration", "uuid", "decimal", "base64")
 
 
 @dataclass(frozen=True, slots=True)
 class Scalar:
     kind: ScalarKind
+    format: Format | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +54,36 @@ class Map:
 
 
 @dataclass(frozen=True, slots=True)
+class Tuple:
+    """A JSON array of exactly these items, in this order."""
+
+    items: tuple[Type, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Constraints:
+    """Limits on a value beyond its type; ``None`` means no limit."""
+
+    min_length: int | None = None
+    """Characters of a string, items of an array, or keys of an object."""
+    max_length: int | None = None
+    pattern: str | None = None
+    """A regular expression a string must contain a match of."""
+    ge: int | float | None = None
+    gt: int | float | None = None
+    le: int | float | None = None
+    lt: int | float | None = None
+    multiple_of: int | float | None = None
+    unique_items: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Constrained:
+    type: Type
+    constraints: Constraints
+
+
+@dataclass(frozen=True, slots=True)
 class Union:
     members: tuple[Type, ...]
     tag_field: str | None = None
@@ -61,7 +95,7 @@ class Literal:
     values: tuple[LiteralValue, ...]
 
 
-Type: TypeAlias = Scalar | AnyType | Null | Ref | Array | Map | Union | Literal
+Type: TypeAlias = Scalar | AnyType | Null | Ref | Array | Map | Tuple | Constrained | Union | Literal
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +126,14 @@ class Tag:
 
 
 @dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a declaration was read from, for messages: a file and a JSON pointer in it."""
+
+    path: str
+    pointer: str
+
+
+@dataclass(frozen=True, slots=True)
 class Model:
     name: str
     fields: tuple[Field, ...]
@@ -101,6 +143,7 @@ class Model:
     tag: Tag | None = None
     inline: bool = False
     """Declared inside another schema rather than under a name of its own."""
+    origin: Origin | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +152,7 @@ class Alias:
     type: Type
     doc: str | None = None
     inline: bool = False
+    origin: Origin | None = None
 
 
 Declaration: TypeAlias = Model | Alias

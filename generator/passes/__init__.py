@@ -1,20 +1,22 @@
-"""The IR passes, in the order they run. Each is a function ``Module -> Module``."""
+"""The IR passes, in the order they run: each a function ``(Module, Reporter) -> Module``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from .. import ir
+from ..errors import Reporter
 from .naming import name
 from .order import order
 from .refs import check_refs
 from .tags import tag
 
-Pass = Callable[[ir.Module], ir.Module]
+Pass = Callable[[ir.Module, Reporter], ir.Module]
 PIPELINE: tuple[Pass, ...] = (check_refs, name, tag, order)
 
 
-def run(module: ir.Module) -> ir.Module:
+def run(module: ir.Module, reporter: Reporter) -> ir.Module:
     for step in PIPELINE:
-        module = step(module)
+        module = step(module, reporter)
     return module
+

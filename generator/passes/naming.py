@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import ir
+from ..errors import Reporter
 from ..names import FIELD_RESERVED, OUTPUT_NAMES, RESERVED, identifier, unique
 from .walk import rename_all
 
 
-def name(module: ir.Module) -> ir.Module:
+def name(module: ir.Module, reporter: Reporter) -> ir.Module:
     reserved = RESERVED | OUTPUT_NAMES
     taken: set[str] = set()
     renamed: dict[str, str] = {}

@@ -1,17 +1,19 @@
 """Order: the schema's order, except that an alias moves down below what it names.
 
 Class bodies are evaluated lazily (``from __future__ import annotations``), but an alias is an
-assignment evaluated at import, so everything it mentions must already exist.
+assignment evaluated at import, so everything it mentions must already exist. Aliases that
+name each other in a cycle have no such order: that is an error.
 """
 
 from __future__ import annotations
 
 from .. import ir
-from ..errors import PassError
+from ..errors import Reporter
+from .where import location
 from .walk import refs
 
 
-def order(module: ir.Module) -> ir.Module:
+def order(module: ir.Module, reporter: Reporter) -> ir.Module:
     placed: dict[str, ir.Declaration] = {}
     waiting: list[ir.Alias] = []
 
@@ -24,8 +26,8 @@ def order(module: ir.Module) -> ir.Module:
             for alias in ready_ones:
                 waiting.remove(alias)
                 placed[alias.name] = alias
-    if waiting:
-        names = ", ".join(a.name for a in waiting)
-        raise PassError(f"type aliases that refer to each other in a cycle: {names}",
-                        "make one of them an object type")
-    return ir.Module(tuple(placed.values()), module.root)
+    names = ", ".join(a.name for a in waiting)
+    for alias in waiting:
+        reporter.error(location(alias), f"type aliases that refer to each other in a cycle: {names}",
+                       "make one of them an object type, or break the cycle")
+    return ir.Module(tuple(placed.values()) + tuple(waiting), module.root)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from .. import ir
+from ..errors import Reporter
 from .walk import declaration_refs
 
 
-def check_refs(module: ir.Module) -> ir.Module:
+def check_refs(module: ir.Module, reporter: Reporter) -> ir.Module:
     names = [d.name for d in module.declarations]
     assert len(names) == len(set(names)), "declaration names must be unique"
     known = set(names)

@@ -1,8 +1,9 @@
 """Tagged unions: find the property that tells the model members of a union apart.
 
-A union of two or more models is tagged when every member has a distinct one-value
-literal (``const`` or a one-value ``enum``) on the same property: the one the schema names
-(``discriminator.propertyName``) or else the first such property of the first member.
+A union of two or more models is tagged when every member has a distinct one-value literal
+(``const`` or a one-value ``enum``) on the same property: the one the schema names
+(``Union.tag_field``) or else the first such property of the first member. A union of models
+with no such property is reported: a backend that needs a tag must fall back.
 """
 
 from __future__ import annotations
@@ -10,23 +11,26 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import ir
-from .walk import all_types
+from ..errors import Reporter
+from .where import location
+from .walk import top_types, types
 
 
-def tag(module: ir.Module) -> ir.Module:
+def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
     models = {d.name: d for d in module.declarations if isinstance(d, ir.Model)}
     tags: dict[str, ir.Tag | None] = {}
-    for t in all_types(module):
-        if not isinstance(t, ir.Union):
-            continue
-        members = [models[m.name] for m in t.members if isinstance(m, ir.Ref) and m.name in models]
-        if len(members) < 2:
-            continue
-        for model, found in zip(members, _tags(members, t.tag_field) or [None] * len(members)):
-            if found is None or tags.get(model.name, found) != found:
-                tags[model.name] = None  # untaggable here, or tagged differently elsewhere
-            else:
-                tags[model.name] = found
+    for d in module.declarations:
+        for t in (u for top in top_types(d) for u in types(top) if isinstance(u, ir.Union)):
+            members = [models[m.name] for m in t.members if isinstance(m, ir.Ref) and m.name in models]
+            if len(members) < 2:
+                continue
+            found = _tags(members, t.tag_field)
+            if found is None:
+                names = " | ".join(m.name for m in members)
+                reporter.warn(location(d), f"no property tells the object types {names} apart "
+                              "(no discriminator, no distinct const); the msgspec variant decodes them as a plain object")
+            for model, value in zip(members, found or [None] * len(members)):
+                tags[model.name] = value if tags.get(model.name, value) == value else None
     declarations = tuple(
         replace(d, tag=tags[d.name]) if isinstance(d, ir.Model) and tags.get(d.name) else d
         for d in module.declarations
@@ -34,7 +38,7 @@ def tag(module: ir.Module) -> ir.Module:
     return ir.Module(declarations, module.root)
 
 
-def _tags(members: list[ir.Model], field: str | None) -> list[ir.Tag] | None:
+def _tags(members: list[ir.Model], field: str | None) -> list[ir.Tag | None] | None:
     candidates = [field] if field else [f.wire_name for f in members[0].fields]
     for wire in candidates:
         values = [_constant(m, wire) for m in members]

@@ -8,18 +8,58 @@ from dataclasses import replace
 from .. import ir
 
 
+def children(t: ir.Type) -> tuple[ir.Type, ...]:
+    """The types directly inside ``t``."""
+    match t:
+        case ir.Array(item):
+            return (item,)
+        case ir.Map(value):
+            return (value,)
+        case ir.Constrained(inner):
+            return (inner,)
+        case ir.Tuple(items) | ir.Union(items):
+            return items
+    return ()
+
+
+def rebuild(t: ir.Type, kids: tuple[ir.Type, ...]) -> ir.Type:
+    """``t`` with its direct children replaced by ``kids`` (as returned by ``children``)."""
+    match t:
+        case ir.Array():
+            return ir.Array(kids[0])
+        case ir.Map():
+            return ir.Map(kids[0])
+        case ir.Constrained():
+            return replace(t, type=kids[0])
+        case ir.Tuple():
+            return ir.Tuple(kids)
+        case ir.Union():
+            return replace(t, members=kids)
+    return t
+
+
+def types(t: ir.Type) -> Iterator[ir.Type]:
+    """``t`` and every type nested in it, outside in."""
+    yield t
+    for child in children(t):
+        yield from types(child)
+
+
 def refs(t: ir.Type) -> Iterator[str]:
     """The declaration names ``t`` mentions."""
-    match t:
-        case ir.Ref(name):
-            yield name
-        case ir.Array(item):
-            yield from refs(item)
-        case ir.Map(value):
-            yield from refs(value)
-        case ir.Union(members):
-            for m in members:
-                yield from refs(m)
+    return (n.name for n in types(t) if isinstance(n, ir.Ref))
+
+
+def map_types(t: ir.Type, change: Callable[[ir.Type], ir.Type]) -> ir.Type:
+    """Rebuild ``t`` bottom-up, passing every node through ``change``."""
+    kids = children(t)
+    if kids:
+        t = rebuild(t, tuple(map_types(k, change) for k in kids))
+    return change(t)
+
+
+def map_refs(t: ir.Type, rename: Callable[[str], str]) -> ir.Type:
+    return map_types(t, lambda n: ir.Ref(rename(n.name)) if isinstance(n, ir.Ref) else n)
 
 
 def top_types(d: ir.Declaration) -> Iterator[ir.Type]:
@@ -35,45 +75,21 @@ def declaration_refs(d: ir.Declaration) -> Iterator[str]:
         yield from refs(t)
 
 
-def map_refs(t: ir.Type, rename: Callable[[str], str]) -> ir.Type:
-    match t:
-        case ir.Ref(name):
-            return ir.Ref(rename(name))
-        case ir.Array(item):
-            return ir.Array(map_refs(item, rename))
-        case ir.Map(value):
-            return ir.Map(map_refs(value, rename))
-        case ir.Union(members, tag_field):
-            return ir.Union(tuple(map_refs(m, rename) for m in members), tag_field)
-    return t
-
-
-def types(t: ir.Type) -> Iterator[ir.Type]:
-    """``t`` and every type nested in it."""
-    yield t
-    match t:
-        case ir.Array(item):
-            yield from types(item)
-        case ir.Map(value):
-            yield from types(value)
-        case ir.Union(members):
-            for m in members:
-                yield from types(m)
-
-
 def all_types(module: ir.Module) -> Iterator[ir.Type]:
     for d in module.declarations:
         for t in top_types(d):
             yield from types(t)
 
 
+def map_declaration_types(d: ir.Declaration, change: Callable[[ir.Type], ir.Type]) -> ir.Declaration:
+    if isinstance(d, ir.Alias):
+        return replace(d, type=change(d.type))
+    return replace(d, fields=tuple(replace(f, type=change(f.type)) for f in d.fields))
+
+
 def rename_all(module: ir.Module, rename: Callable[[str], str]) -> ir.Module:
-    declarations: list[ir.Declaration] = []
-    for d in module.declarations:
-        if isinstance(d, ir.Alias):
-            declarations.append(replace(d, name=rename(d.name), type=map_refs(d.type, rename)))
-        else:
-            fields = tuple(replace(f, type=map_refs(f.type, rename)) for f in d.fields)
-            declarations.append(replace(d, name=rename(d.name), fields=fields))
-    root = rename(module.root) if module.root else None
-    return ir.Module(tuple(declarations), root)
+    declarations = tuple(
+        replace(map_declaration_types(d, lambda t: map_refs(t, rename)), name=rename(d.name))
+        for d in module.declarations
+    )
+    return ir.Module(declarations, rename(module.root) if module.root else None)
