@@ -59,14 +59,20 @@ class Reporter:
     warnings: list[Diagnostic] = field(default_factory=list)
 
     def error(self, location: Location, message: str, hint: str | None = None) -> None:
-        self.errors.append(Diagnostic(location, message, hint))
+        _add_once(self.errors, Diagnostic(location, message, hint))
 
     def warn(self, location: Location, message: str, hint: str | None = None) -> None:
-        self.warnings.append(Diagnostic(location, message, hint, "warning"))
+        _add_once(self.warnings, Diagnostic(location, message, hint, "warning"))
 
     def raise_errors(self) -> None:
         if self.errors:
             raise SchemaError(list(self.errors))
+
+
+def _add_once(found: list[Diagnostic], diagnostic: Diagnostic) -> None:
+    """The same problem met twice (a schema reached along two paths) is reported once."""
+    if diagnostic not in found:
+        found.append(diagnostic)
 
 
 def _printable(text: str) -> str:

@@ -67,7 +67,7 @@ def to_ir(source: Input, root: Path, reporter: Reporter) -> ir.Module:
     if not documents:
         raise SchemaError([Diagnostic(Location(source.display), "the folder holds no .json, .yaml or .yml file")])
     schemas = normalise(documents, folder=source.path.is_dir(), dialect=source.dialect,
-                        default_name=pascal(source.path.stem) or "Model")
+                        default_name=pascal(source.path.stem) or "Model", reporter=reporter)
     module = lower(schemas, reporter)
     reporter.raise_errors()
     module = passes.run(module, reporter)

@@ -2,6 +2,8 @@
 
 Reads only the canonical form (JSON Schema 2020-12 plus ``discriminator``); knows no dialect.
 Definitions keep the name the schema gives them; inline objects are named ``<Parent><Property>``.
+Anything the IR cannot say is widened to a type that accepts at least every valid value, with a
+warning that names the keyword and its pointer.
 """
 
 from __future__ import annotations
@@ -9,21 +11,30 @@ from __future__ import annotations
 from typing import Any
 
 from . import ir
+from .constraints import constrain, scalar
 from .errors import Reporter
+from .merge import Conflict, fold
 from .names import pascal, unique
-from .schema import Definition, Schema, SchemaSet
+from .schema import Schema, SchemaSet
 
 #: Keywords beside a ``$ref`` that only describe it: the reference is the referenced type itself.
 REF_ANNOTATIONS = frozenset(
-    {"$ref", "description", "title", "default", "examples", "deprecated", "$comment", "type"}
+    {"$ref", "description", "title", "default", "examples", "deprecated", "$comment", "type",
+     "readOnly", "writeOnly", "$id", "$schema", "$anchor", "definitions", "$defs", "format"}
 )
-SCALARS: dict[str, ir.Type] = {
-    "string": ir.Scalar("str"), "integer": ir.Scalar("int"), "number": ir.Scalar("float"),
-    "boolean": ir.Scalar("bool"), "null": ir.Null(),
+KINDS: dict[str, ir.ScalarKind | None] = {
+    "string": "str", "integer": "int", "number": "float", "boolean": "bool",
+    "null": None, "array": None, "object": None,
 }
-#: Keywords this version reads; anything else that constrains a value is reported, never dropped silently.
-UNSUPPORTED = ("not", "if", "then", "else", "dependentSchemas", "dependentRequired",
-               "unevaluatedProperties", "unevaluatedItems", "contains", "propertyNames")
+#: Keywords this version does not enforce: reported, never dropped silently.
+UNSUPPORTED = ("not", "if", "dependentSchemas", "dependentRequired", "dependencies",
+               "unevaluatedProperties", "unevaluatedItems", "contains", "propertyNames",
+               "$dynamicRef", "$recursiveRef")
+NEVER = {"not": {}}
+VALUE_KEYWORDS = ("minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum",
+                  "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems",
+                  "minProperties", "maxProperties")
+ANY_KIND = ("string", "number", "boolean", "null", "array", "object")
 
 
 def lower(schemas: SchemaSet, reporter: Reporter) -> ir.Module:
@@ -36,13 +47,16 @@ class _Lowering:
         self.reporter = reporter
         self.taken: set[str] = set()
         self.names = {key: unique(d.name, self.taken) for key, d in self.definitions.items()}
+        #: A definition's schema object also met inside another schema is referenced, not copied.
+        self.defined = {id(d.schema): key for key, d in self.definitions.items()}
         self.declarations: list[ir.Declaration | None] = []
+        self.folding: set[str] = set()
+        self.expanded: dict[int, tuple[Schema, Schema]] = {}
 
     def run(self) -> ir.Module:
         for key, definition in self.definitions.items():
             self.declare(self.names[key], definition.schema, inline=False)
-        root = self.names.get("#")
-        return ir.Module(tuple(d for d in self.declarations if d is not None), root)
+        return ir.Module(tuple(d for d in self.declarations if d is not None), self.names.get("#"))
 
     # Declarations -------------------------------------------------------------------------
 
@@ -50,30 +64,39 @@ class _Lowering:
         """Append the declaration ``name`` for ``schema``; nested inline ones follow it."""
         slot = len(self.declarations)
         self.declarations.append(None)
+        origin = ir.Origin(schema.loc.path, schema.loc.pointer)
+        schema = self.expand(schema)
         doc = _text(schema.get("description"))
         if _is_model(schema):
-            self.declarations[slot] = self.model(name, schema, doc, inline)
+            self.declarations[slot] = self.model(name, schema, doc, inline, origin)
         else:
-            self.declarations[slot] = ir.Alias(name, self.type_of(schema, name), doc, inline)
+            self.declarations[slot] = ir.Alias(name, self.type_of(schema, name, top=True), doc, inline, origin)
 
-    def model(self, name: str, schema: Schema, doc: str | None, inline: bool) -> ir.Model:
-        required = schema.get("required") if isinstance(schema.get("required"), list) else []
-        fields = []
-        for wire, sub in (schema.get("properties") or {}).items():
-            fields.append(ir.Field(
+    def model(self, name: str, schema: Schema, doc: str | None, inline: bool, origin: ir.Origin) -> ir.Model:
+        properties: dict[str, Schema] = schema.get("properties") or {}
+        required = [r for r in schema.get("required") or [] if isinstance(r, str)]
+        fields = [
+            ir.Field(
                 name=wire,
                 wire_name=wire,
                 type=self.type_of(sub, name + pascal(wire)),
                 required=wire in required,
                 default=ir.Default(sub["default"]) if "default" in sub else None,
                 doc=_description(sub),
-            ))
-        for missing in [r for r in required if r not in (schema.get("properties") or {})]:
-            self.reporter.warn(schema.loc.child("required"),
-                               f"required property {missing!r} is not declared; it is typed as Any")
-            fields.append(ir.Field(missing, missing, ir.AnyType(), True))
-        closed = schema.get("additionalProperties") == {"not": {}}
-        return ir.Model(name, tuple(fields), doc, closed=closed, inline=inline)
+            )
+            for wire, sub in properties.items()
+        ]
+        for missing in [r for r in required if r not in properties]:
+            fields.append(ir.Field(missing, missing, self.extra_type(schema, name), True))
+        for keyword in ("patternProperties", "minProperties", "maxProperties"):
+            if keyword in schema:
+                self.reporter.warn(schema.loc.child(keyword), f"`{keyword}` beside `properties` is not enforced")
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, Schema) and extra not in ({}, NEVER):
+            self.reporter.warn(schema.loc.child("additionalProperties"),
+                               "the values of other keys beside `properties` are not kept; they are ignored")
+        closed = schema.get("additionalProperties") == NEVER and "patternProperties" not in schema
+        return ir.Model(name, tuple(fields), doc, closed=closed, inline=inline, origin=origin)
 
     def inline(self, hint: str, schema: Schema) -> ir.Ref:
         name = unique(hint, self.taken)
@@ -82,11 +105,20 @@ class _Lowering:
 
     # Types --------------------------------------------------------------------------------
 
-    def type_of(self, schema: Schema, hint: str) -> ir.Type:
+    def type_of(self, schema: Schema, hint: str, *, top: bool = False) -> ir.Type:
         """The type of ``schema``; an object with properties becomes an inline model ``hint``."""
+        key = self.defined.get(id(schema))
+        if key is not None and not top:
+            return ir.Ref(self.names[key])
+        if schema == NEVER:
+            self.reporter.warn(schema.loc, "a schema that accepts nothing is typed as Any")
+            return ir.AnyType()
         for keyword in UNSUPPORTED:
             if keyword in schema:
                 self.reporter.warn(schema.loc.child(keyword), f"`{keyword}` is not supported; it is not enforced")
+        if "$ref" in schema and REF_ANNOTATIONS.issuperset(schema):
+            return self.ref(schema)
+        schema = self.expand(schema)
         if "$ref" in schema:
             return self.ref(schema)
         if "const" in schema:
@@ -96,81 +128,159 @@ class _Lowering:
         for keyword in ("anyOf", "oneOf"):
             if isinstance(schema.get(keyword), list):
                 return self.alternatives(schema, keyword, hint)
-        if isinstance(schema.get("allOf"), list):
-            return self.all_of(schema, hint)
         kinds = schema.get("type")
         if isinstance(kinds, list):
             return ir.union(*(self.of_kind(schema, k, hint) for k in kinds))
         if isinstance(kinds, str):
             return self.of_kind(schema, kinds, hint)
-        if "properties" in schema or "additionalProperties" in schema:
+        if any(k in schema for k in ("properties", "additionalProperties", "patternProperties", "required")):
             return self.of_kind(schema, "object", hint)
         if "items" in schema or "prefixItems" in schema:
             return self.of_kind(schema, "array", hint)
-        if schema.get("not") == {}:
-            self.reporter.warn(schema.loc, "a schema that accepts nothing; typed as Any")
+        if any(k in schema for k in VALUE_KEYWORDS):
+            # Limits without a type restrict only values of their kind: every JSON type, some limited.
+            return ir.union(*(self.of_kind(schema, k, hint) for k in ANY_KIND))
         return ir.AnyType()
 
+    def expand(self, schema: Schema) -> Schema:
+        """Fold ``allOf`` (and a ``$ref`` with constraining siblings) into one schema (once per schema)."""
+        if id(schema) not in self.expanded:
+            self.expanded[id(schema)] = (schema, self._expand(schema))
+        return self.expanded[id(schema)][1]
+
+    def _expand(self, schema: Schema) -> Schema:
+        if "$ref" in schema and not REF_ANNOTATIONS.issuperset(schema):
+            rest = {k: v for k, v in schema.items() if k not in ("$ref", "allOf")}
+            members = [Schema({"$ref": schema["$ref"]}, schema.loc), *(schema.get("allOf") or [])]
+            schema = Schema({**rest, "allOf": members}, schema.loc)
+        if not isinstance(schema.get("allOf"), list):
+            return schema
+        try:
+            return fold(schema, self.resolve, self.reporter)
+        except Conflict as conflict:
+            self.reporter.error(conflict.location, f"`allOf` members conflict: {conflict.message}",
+                                "no value can satisfy all of them; fix one of the members")
+            return Schema({k: v for k, v in schema.items() if k != "allOf"}, schema.loc)
+
+    def resolve(self, member: Schema) -> Schema | None:
+        """An ``allOf`` member as a schema, following its ``$ref``."""
+        target = member.get("$ref")
+        if not isinstance(target, str):
+            return self.expand(member)
+        if target not in self.definitions:
+            self.ref(member)  # reports it
+            return None
+        if target in self.folding:
+            self.reporter.error(member.loc.child("$ref"), f"`allOf` includes itself through {target!r}")
+            return None
+        self.folding.add(target)
+        try:
+            resolved = self.expand(self.definitions[target].schema)
+        finally:
+            self.folding.discard(target)
+        siblings = {k: v for k, v in member.items() if k != "$ref"}
+        return Schema({**resolved, **siblings}, member.loc) if siblings else resolved
+
     def of_kind(self, schema: Schema, kind: Any, hint: str) -> ir.Type:
-        if kind == "object":
-            if _is_model(schema):
-                return self.inline(hint, schema)
-            extra = schema.get("additionalProperties")
-            value = self.type_of(extra, hint + "Value") if isinstance(extra, Schema) else ir.AnyType()
-            return ir.Map(value)
+        if kind not in KINDS:
+            self.reporter.error(schema.loc.child("type"), f"unknown type {kind!r}", "use one of: " + ", ".join(KINDS))
+            return ir.AnyType()
+        scalar_kind = KINDS[kind]
+        if scalar_kind is not None:
+            return constrain(scalar(scalar_kind, schema), kind, schema, self.reporter)
+        if kind == "null":
+            return ir.Null()
         if kind == "array":
-            items = schema.get("items")
-            if "prefixItems" in schema:
-                self.reporter.warn(schema.loc.child("prefixItems"), "tuple arrays are read as lists")
-            return ir.Array(self.type_of(items, hint + "Item") if isinstance(items, Schema) else ir.AnyType())
-        if kind in SCALARS:
-            return SCALARS[kind]
-        self.reporter.error(schema.loc.child("type"), f"unknown type {kind!r}",
-                            "use one of: " + ", ".join(["array", "object", *SCALARS]))
-        return ir.AnyType()
+            return constrain(self.array(schema, hint), kind, schema, self.reporter)
+        if _is_model(schema):
+            return self.inline(hint, schema)
+        return constrain(ir.Map(self.extra_type(schema, hint)), kind, schema, self.reporter)
+
+    def extra_type(self, schema: Schema, hint: str) -> ir.Type:
+        """The type of the values of an object's other keys."""
+        extra = schema.get("additionalProperties")
+        patterns = [s for s in (schema.get("patternProperties") or {}).values() if isinstance(s, Schema)]
+        if patterns:
+            values = [self.type_of(s, f"{hint}Value") for s in patterns]
+            if extra != NEVER:
+                values.append(self.type_of(extra, f"{hint}Value") if isinstance(extra, Schema) else ir.AnyType())
+            return ir.union(*values)
+        return self.type_of(extra, hint + "Value") if isinstance(extra, Schema) and extra != NEVER else ir.AnyType()
+
+    def array(self, schema: Schema, hint: str) -> ir.Type:
+        items = schema.get("items")
+        prefix = [s for s in schema.get("prefixItems") or [] if isinstance(s, Schema)]
+        rest = self.type_of(items, hint + "Item") if isinstance(items, Schema) and items != NEVER else None
+        if not prefix:
+            return ir.Array(rest if rest is not None else ir.AnyType())
+        positional = [self.type_of(s, f"{hint}Item{i}") for i, s in enumerate(prefix, 1)]
+        minimum = schema.get("minItems", 0)
+        if items == NEVER and isinstance(minimum, int) and minimum >= len(prefix):
+            return ir.Tuple(tuple(positional))
+        self.reporter.warn(schema.loc.child("prefixItems"),
+                           "item positions are not enforced (only a closed, fixed-length tuple is); read as a list")
+        extra = [] if items == NEVER else [rest if rest is not None else ir.AnyType()]
+        return ir.Array(ir.union(*positional, *extra))
 
     def ref(self, schema: Schema) -> ir.Type:
         target = schema["$ref"]
-        definition = self.definitions.get(target) if isinstance(target, str) else None
-        if definition is None:
-            self.reporter.error(schema.loc.child("$ref"), f"unresolved reference {target!r}",
-                                "add the missing definition, or fix the reference")
+        if not isinstance(target, str) or target not in self.definitions:
+            hint = ("remote references are not fetched; vendor the document into schemas/"
+                    if isinstance(target, str) and target.split(":", 1)[0] in ("http", "https")
+                    else "add the missing definition, or fix the reference")
+            self.reporter.error(schema.loc.child("$ref"), f"unresolved reference {target!r}", hint)
             return ir.AnyType()
-        ignored = sorted(set(schema) - REF_ANNOTATIONS)
-        if ignored:
-            self.reporter.warn(schema.loc, "keywords beside `$ref` are ignored: " + ", ".join(ignored))
-        kind = schema.get("type")
-        if kind is not None and definition.schema.get("type") not in (None, kind):
-            self.reporter.warn(schema.loc.child("type"), f"`type` {kind!r} beside `$ref` differs from the target's; the target wins")
-        return ir.Ref(self.names[target])
+        ref: ir.Type = ir.Ref(self.names[target])
+        return ir.union(ref, ir.Null()) if self.nullable_model(target) else ref
+
+    def nullable_model(self, key: str) -> bool:
+        """A definition that is an object model or null: the model is declared, references add the null."""
+        schema = self.expand(self.definitions[key].schema)
+        kinds = schema.get("type")
+        return _is_model(schema) and isinstance(kinds, list) and "null" in kinds
 
     def literal(self, schema: Schema, values: list[Any]) -> ir.Type:
-        scalars = [v for v in values if v is None or isinstance(v, (str, int, bool)) and not isinstance(v, float)]
-        if len(scalars) != len(values) or not values:
-            self.reporter.warn(schema.loc, "enum or const values that are not strings, integers or booleans; typed as Any")
+        """``const``/``enum``: a ``Literal`` of its strings, integers and booleans (``None`` apart)."""
+        kinds = schema.get("type")
+        allowed = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else None
+        if allowed is not None:
+            values = [v for v in values if _json_type(v) in allowed or (_json_type(v) == "integer" and "number" in allowed)]
+        if not values:
+            self.reporter.warn(schema.loc, "an enum that no value can satisfy is typed as Any")
             return ir.AnyType()
-        present = tuple(v for v in dict.fromkeys(scalars) if v is not None)
+        if not all(v is None or isinstance(v, (str, int)) for v in values) or any(type(v) is float for v in values):
+            self.reporter.warn(schema.loc, "enum or const values that are not strings, integers or booleans are typed by their JSON type")
+            return ir.union(*(_type_of_value(v) for v in values))
+        present = tuple(v for v in _distinct(values) if v is not None)
         literal: ir.Type = ir.Literal(present) if present else ir.Null()
-        return ir.union(literal, ir.Null()) if None in scalars else literal
+        return ir.union(literal, ir.Null()) if None in values else literal
 
     def alternatives(self, schema: Schema, keyword: str, hint: str) -> ir.Type:
         options: list[Schema] = [s for s in schema[keyword] if isinstance(s, Schema)]
+        base = {k: v for k, v in schema.items() if k not in (keyword, "discriminator", "description", "title", "default")}
+        if any(k in base for k in ("properties", "type", "required", "additionalProperties")):
+            options = self.distribute(base, options)
+            if not options:
+                self.reporter.error(schema.loc.child(keyword), "no alternative can match the schema around it")
+                return ir.AnyType()
         real = [s for s in options if s.get("type") != "null"]
-        members = []
-        for i, option in enumerate(options, 1):
-            members.append(self.type_of(option, hint if len(real) == 1 else f"{hint}Option{i}"))
+        members = [self.type_of(o, hint if len(real) == 1 else f"{hint}Option{i}") for i, o in enumerate(options, 1)]
         result = ir.union(*members)
         discriminator = schema.get("discriminator")
         if isinstance(result, ir.Union) and isinstance(discriminator, dict) and isinstance(discriminator.get("propertyName"), str):
             return ir.Union(result.members, tag_field=discriminator["propertyName"])
         return result
 
-    def all_of(self, schema: Schema, hint: str) -> ir.Type:
-        parts: list[Schema] = [s for s in schema["allOf"] if isinstance(s, Schema)]
-        if len(parts) == 1:
-            return self.type_of(parts[0], hint)
-        self.reporter.warn(schema.loc.child("allOf"), "`allOf` with several members is read as its first member")
-        return self.type_of(parts[0], hint) if parts else ir.AnyType()
+
+    def distribute(self, base: dict[str, Any], options: list[Schema]) -> list[Schema]:
+        """``{base…, anyOf: [A, B]}`` is ``anyOf: [base∧A, base∧B]``; a branch that cannot hold is dropped."""
+        kept = []
+        for option in options:
+            try:
+                kept.append(fold(Schema({**base, "allOf": [option]}, option.loc), self.resolve, self.reporter))
+            except Conflict as conflict:
+                self.reporter.warn(option.loc, f"this alternative can never match ({conflict.message}); it is left out")
+        return kept
 
 
 def _is_model(schema: Schema) -> bool:
@@ -178,6 +288,37 @@ def _is_model(schema: Schema) -> bool:
     objecty = kinds is None or kinds == "object" or (isinstance(kinds, list) and "object" in kinds)
     plain = not any(k in schema for k in ("$ref", "anyOf", "oneOf", "allOf", "enum", "const"))
     return objecty and plain and bool(schema.get("properties"))
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "integer" if value.is_integer() else "number"
+    return {str: "string", list: "array", dict: "object"}[type(value)]
+
+
+def _type_of_value(value: Any) -> ir.Type:
+    kind = _json_type(value)
+    if kind == "array":
+        return ir.Array(ir.AnyType())
+    if kind == "object":
+        return ir.Map(ir.AnyType())
+    scalar_kind = KINDS[kind]
+    return ir.Scalar("float" if kind == "integer" and isinstance(value, float) else scalar_kind) if scalar_kind else ir.Null()
+
+
+def _distinct(values: list[Any]) -> list[Any]:
+    """Values without repeats, telling ``1`` and ``True`` apart (``dict.fromkeys`` would not)."""
+    seen: list[Any] = []
+    for v in values:
+        if not any(v == s and type(v) is type(s) for s in seen):
+            seen.append(v)
+    return seen
 
 
 def _description(schema: Schema) -> str | None:

@@ -44,6 +44,8 @@ def identifier(text: str, *, style: str, reserved: frozenset[str] | set[str] = R
         name = (pascal if style == "pascal" else snake)(text) or fallback
         if name[0].isdigit():
             name = fallback + ("" if style == "pascal" else "_") + name
+    if style == "pascal" and name in reserved and pascal(name) not in reserved:
+        name = pascal(name)  # a schema's `list` is class `List`
     if name in reserved or keyword.iskeyword(name) or name.startswith("__"):
         name += "_"
     return name
@@ -63,3 +65,8 @@ OUTPUT_NAMES = frozenset(
     {"annotations", "Any", "Literal", "NotRequired", "Required", "TypedDict", "TypeAlias", "dataclass",
      "field", "dataclasses", "msgspec", "Meta", "Struct", "UNSET", "UnsetType", "typing"}
 )
+
+
+def portable_wire_name(wire: str) -> bool:
+    """Can every variant carry this key? msgspec refuses renamed fields with ``"``, ``\\`` or controls."""
+    return not any(c in '"\\' or ord(c) < 0x20 for c in wire)

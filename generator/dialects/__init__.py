@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from ..errors import Diagnostic, Location, SchemaError
+from ..errors import Diagnostic, Location, Reporter, SchemaError
 from ..schema import SchemaSet
 from . import jsonschema, openapi
 
 Dialect = Literal["auto", "jsonschema", "openapi"]
 
 
-def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialect, default_name: str) -> SchemaSet:
+def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialect, default_name: str,
+              reporter: Reporter) -> SchemaSet:
     """``documents`` are (display path, parsed value); a folder input is a set of OpenAPI components."""
     if folder or (dialect != "jsonschema" and len(documents) == 1 and openapi.component_name(documents[0][1])):
         if dialect == "jsonschema":
@@ -26,4 +27,4 @@ def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialec
         if not isinstance(document.get("openapi"), str) or not document["openapi"].startswith("3."):
             raise SchemaError([Diagnostic(Location(display, "/openapi"), "only OpenAPI 3.0 and 3.1 documents are supported")])
         return openapi.normalise_document(document, display)
-    return jsonschema.normalise(document, display, default_name)
+    return jsonschema.normalise(document, display, default_name, reporter)

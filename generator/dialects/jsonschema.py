@@ -1,69 +1,157 @@
-"""JSON Schema (draft-04 to 2020-12) into the canonical ``SchemaSet``."""
+"""JSON Schema (draft-04 to 2020-12) into the canonical ``SchemaSet``.
+
+Every ``$ref`` this document can answer itself (JSON pointers, ``$id`` base URIs, ``$anchor``s) is
+rewritten to ``#<pointer>`` of its target; a target that is not a definition becomes one, named
+after the last token of its pointer. Anything else (remote documents) is left for lowering to
+report as unresolved.
+"""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import unquote, urldefrag, urljoin
 
-from ..errors import Location, pointer
-from ..schema import Definition, Schema, SchemaSet, wrap
+from ..errors import Location, Reporter, pointer
+from ..schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP, Definition, Schema, SchemaSet, wrap
 from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas, tuple_items
 
-#: Keywords that make a document a type of its own rather than only a container of definitions.
-TYPE_KEYWORDS = frozenset(
-    {"type", "properties", "items", "prefixItems", "anyOf", "oneOf", "allOf", "enum", "const",
-     "$ref", "additionalProperties", "patternProperties"}
+#: Keywords that say nothing about values: a document with only these is a container of definitions.
+METADATA = frozenset(
+    {"$schema", "$id", "id", "title", "description", "$comment", "examples", "default", "$anchor",
+     "$vocabulary", "definitions", "$defs", "deprecated", "readOnly", "writeOnly"}
 )
 DEFINITION_CONTAINERS = ("definitions", "$defs")
+#: Keywords that may stand beside ``$ref`` in drafts 4 to 7, where other siblings are ignored.
+LEGACY_REF_SIBLINGS = frozenset({"$ref", "description", "title", "default", "examples", "$comment"})
+LEGACY_DRAFTS = ("draft-04", "draft-06", "draft-07", "draft-03")
 
 
-def normalise(document: Any, display: str, default_name: str) -> SchemaSet:
-    root = wrap(document, Location(display))
-    if not isinstance(root, Schema):
-        root = Schema({}, Location(display))
+def normalise(document: Any, display: str, default_name: str, reporter: Reporter) -> SchemaSet:
+    dialect = document.get("$schema") if isinstance(document, dict) else None
+    legacy = isinstance(dialect, str) and any(d in dialect for d in LEGACY_DRAFTS)
+    canonical = _Refs(document, legacy).rewrite(document, "", "")
+    root = _rewrite(wrap(canonical, Location(display)), legacy, reporter)
     definitions: dict[str, Definition] = {}
-    if TYPE_KEYWORDS & root.keys():
+    if isinstance(root, Schema) and set(root) - METADATA:
         body = Schema({k: v for k, v in root.items() if k not in DEFINITION_CONTAINERS}, root.loc)
         title = root.get("title")
-        name = title if isinstance(title, str) and title.strip() else default_name
-        definitions["#"] = Definition("#", name, body)
+        definitions["#"] = Definition("#", title if isinstance(title, str) and title.strip() else default_name, body)
     for container in DEFINITION_CONTAINERS:
         for name, schema in (root.get(container) or {}).items():
             key = "#" + pointer(container, name)
             definitions[key] = Definition(key, name, schema)
-    _Refs(document, display, definitions).add_pointer_targets()
-    return SchemaSet({key: Definition(d.key, d.name, _rewrite(d.schema)) for key, d in definitions.items()})
+    _add_pointer_targets(root, definitions)
+    return SchemaSet(definitions)
 
 
-def _rewrite(schema: Schema) -> Schema:
-    schema = map_subschemas(schema, _rewrite)
+def _rewrite(schema: Schema, legacy: bool, reporter: Reporter) -> Schema:
+    """Drafts' spellings into 2020-12 ones, bottom-up, once for the whole document."""
+    schema = map_subschemas(schema, lambda s: _rewrite(s, legacy, reporter))
     boolean_exclusive_bounds(schema)
     tuple_items(schema)
     drop_extensions(schema)
+    if legacy and "$ref" in schema:
+        ignored = sorted(set(schema) - LEGACY_REF_SIBLINGS)
+        if ignored:
+            reporter.warn(schema.loc, "keywords beside `$ref` are ignored before draft 2019-09: " + ", ".join(ignored))
+            for key in ignored:
+                del schema[key]
     return schema
 
 
+def _add_pointer_targets(root: Schema, definitions: dict[str, Definition]) -> None:
+    """A ``$ref`` to ``#/properties/a`` makes that subschema a definition (the same object)."""
+    pending = list(definitions.values())
+    while pending:
+        for ref in _refs(pending.pop().schema):
+            if ref in definitions or not ref.startswith("#/"):
+                continue
+            target = _follow(root, ref[1:])
+            if isinstance(target, Schema):
+                name = ref.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+                definitions[ref] = Definition(ref, name, target)
+                pending.append(definitions[ref])
+
+
 class _Refs:
-    """Local ``$ref``s that point inside a definition (``#/properties/a``) get a definition of their own."""
+    """Where each ``$id`` and ``$anchor`` of a document is, and ``$ref``s rewritten to pointers."""
 
-    def __init__(self, document: Any, display: str, definitions: dict[str, Definition]) -> None:
-        self.document = document
-        self.display = display
-        self.definitions = definitions
+    def __init__(self, document: Any, legacy: bool) -> None:
+        self.legacy = legacy
+        self.id_key = "id" if legacy and isinstance(document, dict) and isinstance(document.get("id"), str) \
+            and not isinstance(document.get("$id"), str) else "$id"
+        self.bases: dict[str, str] = {}
+        self.anchors: dict[str, str] = {}
+        self._index(document, "", "")
 
-    def add_pointer_targets(self) -> None:
-        pending = list(self.definitions.values())
-        while pending:
-            for ref in _refs(pending.pop().schema):
-                if ref in self.definitions or not ref.startswith("#/"):
-                    continue
-                target = _follow(self.document, ref[1:])
-                if target is None:
-                    continue
-                tokens = ref[2:].split("/")
-                name = tokens[-1].replace("~1", "/").replace("~0", "~")
-                definition = Definition(ref, name, wrap(target, Location(self.display, ref[1:])))
-                self.definitions[ref] = definition
-                pending.append(definition)
+    def _base(self, node: dict[str, Any], base: str) -> str:
+        ident = node.get(self.id_key)
+        if self.legacy and "$ref" in node:
+            return base  # before 2019-09, `$ref` makes its siblings (`$id` too) ignored
+        if isinstance(ident, str) and not ident.startswith("#"):
+            return urldefrag(_join(base, ident))[0]
+        return base
+
+    def _index(self, node: Any, base: str, here: str) -> None:
+        if not isinstance(node, dict):
+            return
+        new_base = self._base(node, base)
+        if new_base != base or here == "":
+            self.bases.setdefault(new_base, here)
+        anchor = node.get("$anchor")
+        if isinstance(anchor, str):
+            self.anchors.setdefault(f"{new_base}#{anchor}", here)
+        ident = node.get(self.id_key)
+        if isinstance(ident, str) and ident.startswith("#") and len(ident) > 1 and not ident.startswith("#/"):
+            self.anchors.setdefault(f"{new_base}{ident}", here)  # draft-06/07 plain-name fragments
+        for key, child, token in _subschemas(node):
+            self._index(child, new_base, here + token)
+
+    def rewrite(self, node: Any, base: str, here: str) -> Any:
+        if not isinstance(node, dict):
+            return node
+        base = self._base(node, base)
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key in ONE_SCHEMA and isinstance(value, dict):
+                value = self.rewrite(value, base, here + pointer(key))
+            elif key in SCHEMA_LIST + ("items",) and isinstance(value, list):
+                value = [self.rewrite(v, base, here + pointer(key, i)) for i, v in enumerate(value)]
+            elif key in SCHEMA_MAP and isinstance(value, dict):
+                value = {k: self.rewrite(v, base, here + pointer(key, k)) for k, v in value.items()}
+            out[key] = value
+        if isinstance(node.get("$ref"), str):
+            out["$ref"] = self.resolve(node["$ref"], base)
+        return out
+
+    def resolve(self, ref: str, base: str) -> str:
+        target, fragment = urldefrag(_join(base, ref))
+        if target not in self.bases:
+            return ref
+        if fragment == "" or fragment.startswith("/"):
+            return "#" + self.bases[target] + unquote(fragment)
+        anchored = self.anchors.get(f"{target}#{fragment}")
+        return "#" + anchored if anchored is not None else ref
+
+
+def _join(base: str, ref: str) -> str:
+    """``urljoin`` that also keeps a fragment-only reference on a URN base (``urn:uuid:…#/a``)."""
+    if ref.startswith("#"):
+        return urldefrag(base)[0] + ref
+    return urljoin(base, ref)
+
+
+def _subschemas(node: dict[str, Any]) -> list[tuple[str, Any, str]]:
+    """(keyword, subschema, pointer suffix) for each direct subschema of a raw schema object."""
+    found = []
+    for key, value in node.items():
+        if key in ONE_SCHEMA and isinstance(value, dict):
+            found.append((key, value, pointer(key)))
+        elif key in SCHEMA_LIST + ("items",) and isinstance(value, list):
+            found.extend((key, v, pointer(key, i)) for i, v in enumerate(value))
+        elif key in SCHEMA_MAP and isinstance(value, dict):
+            found.extend((key, v, pointer(key, k)) for k, v in value.items())
+    return found
 
 
 def _refs(schema: Any) -> list[str]:
@@ -83,8 +171,8 @@ def _refs(schema: Any) -> list[str]:
     return found
 
 
-def _follow(document: Any, json_pointer: str) -> Any:
-    node = document
+def _follow(root: Any, json_pointer: str) -> Any:
+    node = root
     for raw in json_pointer.split("/")[1:]:
         token = raw.replace("~1", "/").replace("~0", "~")
         if isinstance(node, dict) and token in node:
@@ -93,4 +181,4 @@ def _follow(document: Any, json_pointer: str) -> Any:
             node = node[int(token)]
         else:
             return None
-    return node if isinstance(node, (dict, bool)) else None
+    return node

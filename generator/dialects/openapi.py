@@ -63,6 +63,7 @@ def normalise_components(files: list[tuple[str, Any]], default_name: str | None 
 
 
 def _rewrite(schema: Schema) -> Schema:
+    schema = _nullable_members(schema)
     schema = map_subschemas(schema, _rewrite)
     boolean_exclusive_bounds(schema)
     drop_extensions(schema)
@@ -73,6 +74,23 @@ def _rewrite(schema: Schema) -> Schema:
     if schema.pop("nullable", False) is True:
         return _nullable(schema)
     return schema
+
+
+def _nullable_members(schema: Schema) -> Schema:
+    """The 3.0 idiom ``allOf: [{$ref: X}, {nullable: true}]`` means "X or null": say it on the whole."""
+    members = schema.get("allOf")
+    if not isinstance(members, list):
+        return schema
+    marks = [m for m in members if isinstance(m, Schema) and m.get("nullable") is True
+             and set(m) <= {"nullable", *ANNOTATIONS}]
+    if not marks:
+        return schema
+    out = Schema({**schema, "allOf": [m for m in members if m not in marks], "nullable": True}, schema.loc)
+    for mark in marks:
+        for key in ANNOTATIONS:
+            if key in mark and key not in out:
+                out[key] = mark[key]
+    return out
 
 
 def _discriminator(raw: dict[str, Any]) -> dict[str, Any]:

@@ -6,13 +6,14 @@ from collections.abc import Callable
 
 from .. import ir
 from ..errors import Reporter
+from .defaults import check_defaults
 from .naming import name
 from .order import order
 from .refs import check_refs
 from .tags import tag
 
 Pass = Callable[[ir.Module, Reporter], ir.Module]
-PIPELINE: tuple[Pass, ...] = (check_refs, name, tag, order)
+PIPELINE: tuple[Pass, ...] = (check_refs, check_defaults, name, tag, order)
 
 
 def run(module: ir.Module, reporter: Reporter) -> ir.Module:

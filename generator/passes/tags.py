@@ -17,11 +17,11 @@ from .walk import top_types, types
 
 
 def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
-    models = {d.name: d for d in module.declarations if isinstance(d, ir.Model)}
+    declarations = {d.name: d for d in module.declarations}
     tags: dict[str, ir.Tag | None] = {}
     for d in module.declarations:
         for t in (u for top in top_types(d) for u in types(top) if isinstance(u, ir.Union)):
-            members = [models[m.name] for m in t.members if isinstance(m, ir.Ref) and m.name in models]
+            members = list(_models(t, declarations).values())
             if len(members) < 2:
                 continue
             found = _tags(members, t.tag_field)
@@ -29,13 +29,26 @@ def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
                 names = " | ".join(m.name for m in members)
                 reporter.warn(location(d), f"no property tells the object types {names} apart "
                               "(no discriminator, no distinct const); the msgspec variant decodes them as a plain object")
-            for model, value in zip(members, found or [None] * len(members)):
+                continue
+            for model, value in zip(members, found):
                 tags[model.name] = value if tags.get(model.name, value) == value else None
-    declarations = tuple(
+    tagged = tuple(
         replace(d, tag=tags[d.name]) if isinstance(d, ir.Model) and tags.get(d.name) else d
         for d in module.declarations
     )
-    return ir.Module(declarations, module.root)
+    return ir.Module(tagged, module.root)
+
+
+def _models(t: ir.Union, declarations: dict[str, ir.Declaration], seen: frozenset[str] = frozenset()) -> dict[str, ir.Model]:
+    """The models among the members of ``t``, looking through aliases of unions."""
+    found: dict[str, ir.Model] = {}
+    for member in t.members:
+        target = declarations.get(member.name) if isinstance(member, ir.Ref) else None
+        if isinstance(target, ir.Model):
+            found[target.name] = target
+        elif isinstance(target, ir.Alias) and isinstance(target.type, ir.Union) and target.name not in seen:
+            found.update(_models(target.type, declarations, seen | {target.name}))
+    return found
 
 
 def _tags(members: list[ir.Model], field: str | None) -> list[ir.Tag | None] | None:

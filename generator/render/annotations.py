@@ -2,27 +2,84 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
 from .. import ir
 from . import literals
 from .imports import Imports
 
+#: Python types for string and number formats (module to import, expression).
+RICH_FORMATS: Mapping[ir.Format, tuple[str | None, str]] = {
+    "date-time": ("datetime", "datetime.datetime"), "date": ("datetime", "datetime.date"),
+    "time": ("datetime", "datetime.time"), "duration": ("datetime", "datetime.timedelta"),
+    "uuid": ("uuid", "uuid.UUID"), "decimal": ("decimal", "decimal.Decimal"), "base64": (None, "bytes"),
+}
 
-def annotation(t: ir.Type, imports: Imports) -> str:
-    match t:
-        case ir.Scalar(kind):
-            return kind
-        case ir.AnyType():
-            return imports.add("typing", "Any")
-        case ir.Null():
-            return "None"
-        case ir.Ref(name):
-            return name
-        case ir.Array(item):
-            return f"list[{annotation(item, imports)}]"
-        case ir.Map(value):
-            return f"dict[str, {annotation(value, imports)}]"
-        case ir.Union(members):
-            return " | ".join(annotation(m, imports) for m in members)
-        case ir.Literal(values):
-            return imports.add("typing", "Literal") + "[" + ", ".join(map(literals.value, values)) + "]"
-    raise AssertionError(f"unknown IR type {t!r}")
+
+@dataclass(frozen=True, slots=True)
+class TypeStyle:
+    """How one variant spells types."""
+
+    formats: Mapping[ir.Format, tuple[str | None, str]]
+    """Formats with a Python type of their own; the rest stay their JSON type."""
+    meta: bool
+    """Constraints are enforced as ``Annotated[T, msgspec.Meta(...)]`` (else only documented)."""
+
+
+def annotation(t: ir.Type, imports: Imports, style: TypeStyle) -> str:
+    def spell(t: ir.Type) -> str:
+        match t:
+            case ir.Scalar(kind, fmt):
+                if fmt in style.formats:
+                    module, expression = style.formats[fmt]
+                    if module:
+                        imports.add_module(module)
+                    return expression
+                return kind
+            case ir.AnyType():
+                return imports.add("typing", "Any")
+            case ir.Null():
+                return "None"
+            case ir.Ref(name):
+                return name
+            case ir.Array(item):
+                return f"list[{spell(item)}]"
+            case ir.Map(value):
+                return f"dict[str, {spell(value)}]"
+            case ir.Tuple(items):
+                return "tuple[" + (", ".join(map(spell, items)) or "()") + "]"
+            case ir.Constrained(inner, constraints):
+                meta = meta_arguments(constraints)
+                if not style.meta or not meta:
+                    return spell(inner)
+                annotated = imports.add("typing", "Annotated")
+                return f"{annotated}[{spell(inner)}, {imports.add('msgspec', 'Meta')}({meta})]"
+            case ir.Union(members):
+                return " | ".join(map(spell, members))
+            case ir.Literal(values):
+                return imports.add("typing", "Literal") + "[" + ", ".join(map(literals.value, values)) + "]"
+        raise AssertionError(f"unknown IR type {t!r}")
+
+    return spell(t)
+
+
+def meta_arguments(constraints: ir.Constraints) -> str:
+    """``msgspec.Meta`` keywords for what msgspec enforces (all but ``unique_items``)."""
+    parts = []
+    for f in fields(constraints):
+        value = getattr(constraints, f.name)
+        if value is not None and f.name != "unique_items":
+            parts.append(f"{f.name}={literals.value(value)}")
+    return ", ".join(parts)
+
+
+def describe(constraints: ir.Constraints) -> str:
+    """The constraints in words, for a docstring."""
+    words = {"min_length": "min length", "max_length": "max length", "pattern": "pattern", "ge": ">=",
+             "gt": ">", "le": "<=", "lt": "<", "multiple_of": "multiple of"}
+    parts = [f"{words[f.name]} {getattr(constraints, f.name)!r}" for f in fields(constraints)
+             if f.name in words and getattr(constraints, f.name) is not None]
+    if constraints.unique_items:
+        parts.append("unique items")
+    return ", ".join(parts)

@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .. import ir
 from . import literals
+from .annotations import RICH_FORMATS, TypeStyle
 from .imports import Imports
-from .view import Context, FieldView, default_expression, field_doc, with_field_call
+from .view import Context, FieldView, constraints_note, field_doc, with_field_call
 
 name = "dataclass"
-lazy_annotations = True
 template = "dataclass.py.jinja"
+lazy_annotations = True
+style = TypeStyle(formats=RICH_FORMATS, meta=False)
+
+
+def prepare(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type:
+    return t
+
+
+def functional(model: ir.Model) -> bool:
+    return False
+
+
+def omitted(model: ir.Model, field: ir.Field) -> bool:
+    return False
 
 
 def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
@@ -20,12 +36,13 @@ def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
             t = ir.union(t, ir.Null())
             keywords.append(("default", "None"))
         else:
-            keywords.append(default_expression(f.default.value, lambda: ctx.imports.add("dataclasses", "field")))
+            keywords.append(ctx.default(f.default.value, t))
     if f.name != f.wire_name:
         keywords.append(("metadata", "{" + literals.string("wire_name") + ": " + literals.string(f.wire_name) + "}"))
     if any(k != "default" for k, _ in keywords):
         ctx.imports.add("dataclasses", "field")
-    return FieldView(f.name, ctx.annotate(t), with_field_call("field", keywords), field_doc(f))
+    note = constraints_note(f.type, enforced=False)
+    return FieldView(f.name, ctx.annotate(t), with_field_call("field", keywords), field_doc(f, note))
 
 
 def class_options(model: ir.Model, ctx: Context) -> tuple[str, ...]:

@@ -8,6 +8,12 @@ THIRD_PARTY = frozenset({"msgspec"})
 class Imports:
     def __init__(self) -> None:
         self._names: dict[str, set[str]] = {}
+        self._modules: set[str] = set()
+
+    def add_module(self, module: str) -> str:
+        """Record ``import module``."""
+        self._modules.add(module)
+        return module
 
     def add(self, module: str, name: str) -> str:
         """Record ``from module import name``; returns ``name`` for use in an expression."""
@@ -17,6 +23,8 @@ class Imports:
     def lines(self, *, future: bool) -> list[str]:
         """``from __future__`` first, then the standard library, then third-party packages."""
         groups: list[list[str]] = [["from __future__ import annotations"] if future else [], [], []]
+        for module in sorted(self._modules):
+            groups[2 if module in THIRD_PARTY else 1].append(f"import {module}")
         for module in sorted(self._names):
             names = ", ".join(sorted(self._names[module], key=_isort_key))
             groups[2 if module.split(".")[0] in THIRD_PARTY else 1].append(f"from {module} import {names}")

@@ -1,20 +1,43 @@
-"""``msgspec.Struct``: absent is ``UNSET``, null is ``None``; unions of models decode by their tag."""
+"""``msgspec.Struct``: absent is ``UNSET``, null is ``None``; unions of models decode by their tag.
+
+Every type here must build a msgspec decoder: unions msgspec cannot decode are widened
+(``msgspec_unions``), constraints are enforced with ``Meta``, a model's tag is set by its class
+(so the tag property has no field), and a key msgspec cannot rename (one with ``"``, ``\\`` or a
+control character) has no field either: it is ignored like an unknown key.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .. import ir
+from ..names import portable_wire_name
 from . import literals
+from .annotations import RICH_FORMATS, TypeStyle
 from .imports import Imports
-from .view import Context, FieldView, default_expression, field_doc, with_field_call
+from .msgspec_unions import legal
+from .view import Context, FieldView, constraints_note, field_doc, with_field_call
 
 name = "msgspec"
-lazy_annotations = True
 template = "msgspec.py.jinja"
+lazy_annotations = True
+style = TypeStyle(formats=RICH_FORMATS, meta=True)
 
 
-def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView | None:
-    if model.tag is not None and f.wire_name == model.tag.field:
-        return None  # msgspec reads and writes the tag itself (class keyword `tag`)
+def prepare(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type:
+    return legal(t, declarations)
+
+
+def functional(model: ir.Model) -> bool:
+    return False
+
+
+def omitted(model: ir.Model, field: ir.Field) -> bool:
+    is_tag = model.tag is not None and field.wire_name == model.tag.field
+    return is_tag or not portable_wire_name(field.wire_name)
+
+
+def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
     keywords: list[tuple[str, str]] = []
     expression = ctx.annotate(f.type)
     if not f.required:
@@ -25,12 +48,13 @@ def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView | None:
             expression = ctx.annotate(ir.union(f.type, ir.Null()))
             keywords.append(("default", "None"))
         else:
-            keywords.append(default_expression(f.default.value, lambda: ctx.imports.add("msgspec", "field")))
+            keywords.append(ctx.default(f.default.value, f.type))
     if f.name != f.wire_name:
         keywords.append(("name", literals.string(f.wire_name)))
     if any(k != "default" for k, _ in keywords):
         ctx.imports.add("msgspec", "field")
-    return FieldView(f.name, expression, with_field_call("field", keywords), field_doc(f))
+    return FieldView(f.name, expression, with_field_call("field", keywords),
+                     field_doc(f, constraints_note(f.type, enforced=True)))
 
 
 def class_options(model: ir.Model, ctx: Context) -> tuple[str, ...]:

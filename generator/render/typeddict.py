@@ -1,5 +1,6 @@
 """``typing.TypedDict``: the raw JSON shape; keys are wire names, absent keys are ``NotRequired``.
 
+Values stay what JSON has (a date-time is a ``str``); constraints and defaults are documented.
 Annotations are evaluated eagerly here (no ``from __future__ import annotations``): on
 Python 3.11 a ``NotRequired`` inside a string annotation is invisible to ``__required_keys__``.
 Forward references are quoted inside the qualifier instead: ``NotRequired["Later | None"]``.
@@ -8,14 +9,33 @@ Forward references are quoted inside the qualifier instead: ``NotRequired["Later
 from __future__ import annotations
 
 import json
+import keyword
+from collections.abc import Mapping
 
 from .. import ir
+from . import literals
+from .annotations import TypeStyle
 from .imports import Imports
-from .view import Context, FieldView, field_doc
+from .view import Context, FieldView, constraints_note, field_doc
 
 name = "typeddict"
 template = "typeddict.py.jinja"
 lazy_annotations = False
+style = TypeStyle(formats={}, meta=False)
+
+
+def prepare(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type:
+    return t
+
+
+def functional(model: ir.Model) -> bool:
+    """Keys that cannot be class attributes (``from``, ``content-type``, ``__x``) need the call form."""
+    return any(not f.wire_name.isidentifier() or keyword.iskeyword(f.wire_name) or f.wire_name.startswith("__")
+               for f in model.fields)
+
+
+def omitted(model: ir.Model, field: ir.Field) -> bool:
+    return False
 
 
 def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
@@ -27,7 +47,8 @@ def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
         expression = ctx.annotate(f.type, lambda text: f"{qualifier}[{text}]")
         if f.default is not None:
             note = "Default: `" + json.dumps(f.default.value, ensure_ascii=False) + "`."
-    return FieldView(f.wire_name, expression, None, field_doc(f, note))
+    key = literals.string(f.wire_name) if functional(model) else f.wire_name
+    return FieldView(key, expression, None, field_doc(f, constraints_note(f.type, enforced=False), note))
 
 
 def class_options(model: ir.Model, ctx: Context) -> tuple[str, ...]:

@@ -6,14 +6,15 @@ expressions, docs are escaped docstring literals. Templates only place them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from .. import ir
 from . import literals
-from ..passes.walk import refs
-from .annotations import annotation
+from ..passes.walk import refs, types
+from .annotations import TypeStyle, annotation, describe
+from .defaults import Builder
 from .imports import Imports
 
 INDENT = "    "
@@ -34,6 +35,8 @@ class ClassView:
     fields: tuple[FieldView, ...]
     options: tuple[str, ...]
     """Extra class keywords (``tag="x"``), already Python source."""
+    functional: bool = False
+    """Declared by a call (``X = TypedDict("X", {...})``): field names are then key literals."""
     kind: Literal["class"] = "class"
 
 
@@ -57,25 +60,37 @@ class Context:
     """What a variant's rules need while one module is built."""
 
     imports: Imports
-    lazy: bool
-    """Annotations are evaluated lazily (``from __future__ import annotations``)."""
+    variant: Variant
+    declarations: Mapping[str, ir.Declaration]
     undefined: set[str]
     """Declarations not yet defined at this point of the module."""
 
     def annotate(self, t: ir.Type, wrap: Callable[[str], str] = lambda text: text) -> str:
         """The annotation for ``t`` (inside ``wrap``); quoted where it names what is not defined yet."""
-        text = annotation(t, self.imports)
-        if self.lazy or not self.undefined.intersection(refs(t)):
+        t = self.variant.prepare(t, self.declarations)
+        text = annotation(t, self.imports, self.variant.style)
+        if self.variant.lazy_annotations or not self.undefined.intersection(refs(t)):
             return wrap(text)
         return wrap(literals.string(text))
 
+    def default(self, value: ir.JSON, t: ir.Type) -> tuple[str, str]:
+        """The ``default``/``default_factory`` keyword for ``value``, a default of type ``t``."""
+        builder = Builder(self.declarations, self.variant.style, self.imports, self.variant.omitted)
+        return builder.keyword(value, t)
+
 
 class Variant(Protocol):
-    """The rules of one output variant: how a field and a class are said."""
+    """The rules of one output variant: how a type, a field and a class are said."""
 
     name: str
     template: str
     lazy_annotations: bool
+    """``from __future__ import annotations``: class bodies may name what is defined later."""
+    style: TypeStyle
+
+    def prepare(self, t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type: ...
+
+    def omitted(self, model: ir.Model, field: ir.Field) -> bool: ...
 
     def field(self, field: ir.Field, model: ir.Model, ctx: Context) -> FieldView | None: ...
 
@@ -83,21 +98,32 @@ class Variant(Protocol):
 
     def class_imports(self, imports: Imports) -> None: ...
 
+    def functional(self, model: ir.Model) -> bool: ...
+
 
 def build(module: ir.Module, variant: Variant, source: str) -> ModuleView:
-    undefined = {d.name for d in module.declarations}
-    ctx = Context(Imports(), variant.lazy_annotations, undefined)
-    declarations: list[ClassView | AliasView] = []
+    declarations = {d.name: d for d in module.declarations}
+    ctx = Context(Imports(), variant, declarations, set(declarations))
+    views: list[ClassView | AliasView] = []
     for d in module.declarations:
         if isinstance(d, ir.Alias):
-            declarations.append(AliasView(d.name, ctx.annotate(d.type), doc(d.doc, "")))
+            views.append(AliasView(d.name, ctx.annotate(d.type), doc(d.doc, "")))
         else:
             variant.class_imports(ctx.imports)
-            fields = tuple(v for f in d.fields if (v := variant.field(f, d, ctx)) is not None)
-            declarations.append(ClassView(d.name, doc(d.doc, INDENT), fields, variant.class_options(d, ctx)))
-        undefined.discard(d.name)
+            fields = tuple(variant.field(f, d, ctx) for f in d.fields if not variant.omitted(d, f))
+            if variant.functional(d):
+                views.append(ClassView(d.name, doc(_keys_doc(d), ""), fields, (), functional=True))
+            else:
+                views.append(ClassView(d.name, doc(d.doc, INDENT), fields, variant.class_options(d, ctx)))
+        ctx.undefined.discard(d.name)
     imports = ctx.imports.lines(future=variant.lazy_annotations)
-    return ModuleView(header(source), tuple(imports), tuple(declarations))
+    return ModuleView(header(source), tuple(imports), tuple(views))
+
+
+def _keys_doc(model: ir.Model) -> str | None:
+    """A functional declaration has no place for field docs: they join the class doc."""
+    keys = [f"- `{f.wire_name}`: {f.doc}" for f in model.fields if f.doc]
+    return "\n\n".join(t for t in (model.doc, "\n".join(keys)) if t) or None
 
 
 def header(source: str) -> str:
@@ -109,16 +135,6 @@ def doc(text: str | None, indent: str) -> str | None:
     return literals.docstring(text, indent) if text else None
 
 
-def default_expression(value: ir.JSON, factory: Callable[[], str]) -> tuple[str, str]:
-    """``("default", expr)`` for an immutable default, ``("default_factory", expr)`` for a mutable one."""
-    if isinstance(value, (list, dict)):
-        if not value:
-            return "default_factory", type(value).__name__
-        factory()
-        return "default_factory", f"lambda: {literals.value(value)}"
-    return "default", literals.value(value)
-
-
 def with_field_call(call: str, keywords: list[tuple[str, str]]) -> str | None:
     """A plain default where it is one, else ``field(...)`` with the keywords; ``None`` for none."""
     if not keywords:
@@ -128,6 +144,15 @@ def with_field_call(call: str, keywords: list[tuple[str, str]]) -> str | None:
     return f"{call}(" + ", ".join(f"{k}={v}" for k, v in keywords) + ")"
 
 
-def field_doc(field: ir.Field, note: str | None = None) -> str | None:
-    text = "\n\n".join(t for t in (field.doc, note) if t)
+def field_doc(field: ir.Field, *notes: str | None) -> str | None:
+    text = "\n\n".join(t for t in (field.doc, *notes) if t)
     return doc(text, INDENT) if text else None
+
+
+def constraints_note(t: ir.Type, *, enforced: bool) -> str | None:
+    """The constraints on ``t`` in words (those msgspec cannot enforce, when the rest are)."""
+    found = [n.constraints for n in types(t) if isinstance(n, ir.Constrained)]
+    if enforced:
+        found = [ir.Constraints(unique_items=True) for c in found if c.unique_items]
+    text = "; ".join(describe(c) for c in found)
+    return f"Constraints{' not enforced' if enforced else ''}: {text}." if text else None

@@ -1,0 +1,27 @@
+"""Defaults: a default that does not fit its field's type is reported and dropped, never emitted."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import ir
+from ..errors import Reporter
+from ..values import fits
+from .where import location
+
+
+def check_defaults(module: ir.Module, reporter: Reporter) -> ir.Module:
+    declarations = {d.name: d for d in module.declarations}
+    out: list[ir.Declaration] = []
+    for d in module.declarations:
+        if isinstance(d, ir.Model):
+            fields = []
+            for f in d.fields:
+                if f.default is not None and not fits(f.default.value, f.type, declarations):
+                    reporter.warn(location(d, "properties", f.wire_name, "default"),
+                                  f"default {f.default.value!r} does not fit the type of {f.wire_name!r}; it is left out")
+                    f = replace(f, default=None)
+                fields.append(f)
+            d = replace(d, fields=tuple(fields))
+        out.append(d)
+    return ir.Module(tuple(out), module.root)

@@ -1,0 +1,115 @@
+"""Unions msgspec can decode: the few rules msgspec has, and the widening when a union breaks them.
+
+msgspec decodes a union by the JSON type it meets, so a union may hold at most one type of each
+kind: one string-like type (``str`` and string literals count as one; ``datetime``, ``uuid``…
+each count apart), one array-like, one object-like (a ``dict`` or an untagged Struct) unless all
+its Structs are tagged on the same field. A union that breaks a rule is widened, soundly:
+formatted strings become ``str``, several arrays one ``list`` of their items, several untagged
+objects ``dict[str, Any]``. The tags pass has already warned about untagged object unions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .. import ir
+from ..passes.walk import map_types
+
+ANY_OBJECT = ir.Map(ir.AnyType())
+
+
+def legal(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type:
+    return map_types(t, lambda node: _legal_union(node, declarations) if isinstance(node, ir.Union) else node)
+
+
+def _legal_union(union: ir.Union, declarations: Mapping[str, ir.Declaration]) -> ir.Type:
+    members = [m for member in union.members for m in _expand_alias(member, declarations)]
+    if _is_legal(members, declarations):
+        return union
+    if len({_string_kind(m) for m in members} - {None}) > 1:
+        members = [_plain_string(m) for m in members]
+    for kind in ("str", "int", "float", "bool"):
+        same = [m for m in members if _scalar_kind(m) == kind]
+        if len(same) > 1:  # msgspec would try only one of them
+            members = _replace(members, same, ir.Scalar(kind))
+    arrays = [m for m in members if isinstance(_bare(m), (ir.Array, ir.Tuple))]
+    if len(arrays) > 1:
+        items = [i for a in arrays for i in _array_items(_bare(a))]
+        members = _replace(members, arrays, ir.Array(legal(ir.union(*items), declarations)))
+    objects = [m for m in members if _object_kind(m, declarations) is not None]
+    if not _one_object_kind(objects, declarations):
+        members = _replace(members, objects, ANY_OBJECT)
+    return ir.union(*members)
+
+
+def _is_legal(members: list[ir.Type], declarations: Mapping[str, ir.Declaration]) -> bool:
+    scalars = [_scalar_kind(m) for m in members if _scalar_kind(m) is not None]
+    if len(scalars) != len(set(scalars)):
+        return False
+    strings = {_string_kind(m) for m in members} - {None}
+    arrays = [m for m in members if isinstance(_bare(m), (ir.Array, ir.Tuple))]
+    objects = [m for m in members if _object_kind(m, declarations) is not None]
+    return len(strings) <= 1 and len(arrays) <= 1 and _one_object_kind(objects, declarations)
+
+
+def _one_object_kind(objects: list[ir.Type], declarations: Mapping[str, ir.Declaration]) -> bool:
+    """One object-like member, or only Structs tagged on the same field."""
+    kinds = {_object_kind(m, declarations) for m in objects}
+    return len(objects) <= 1 or (len(kinds) == 1 and next(iter(kinds), "").startswith("tag:"))
+
+
+def _replace(members: list[ir.Type], group: list[ir.Type], by: ir.Type) -> list[ir.Type]:
+    """``members`` with the members of ``group`` replaced by one ``by`` where the first of them stood."""
+    return [by if m is group[0] else m for m in members if m is group[0] or not any(m is g for g in group)]
+
+
+def _bare(t: ir.Type) -> ir.Type:
+    return t.type if isinstance(t, ir.Constrained) else t
+
+
+def _expand_alias(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> list[ir.Type]:
+    if isinstance(t, ir.Ref) and isinstance(declarations.get(t.name), ir.Alias):
+        target = declarations[t.name].type  # type: ignore[union-attr]
+        return [m for member in (target.members if isinstance(target, ir.Union) else (target,))
+                for m in _expand_alias(member, declarations)]
+    return [t]
+
+
+def _string_kind(t: ir.Type) -> str | None:
+    """Which of msgspec's string-like kinds ``t`` is: ``"str"`` (with string literals) or a format."""
+    t = _bare(t)
+    if isinstance(t, ir.Scalar):
+        return t.format or ("str" if t.kind == "str" else None)
+    if isinstance(t, ir.Literal) and any(isinstance(v, str) for v in t.values):
+        return "str"
+    return None
+
+
+def _scalar_kind(t: ir.Type) -> str | None:
+    """``str``/``int``/``float``/``bool`` for a plain (maybe constrained) scalar; formats count apart."""
+    bare = _bare(t)
+    return bare.kind if isinstance(bare, ir.Scalar) and bare.format is None else None
+
+
+def _plain_string(t: ir.Type) -> ir.Type:
+    bare = _bare(t)
+    if isinstance(bare, ir.Scalar) and bare.format is not None:
+        plain = ir.Scalar(bare.kind)
+        return ir.Constrained(plain, t.constraints) if isinstance(t, ir.Constrained) else plain
+    return t
+
+
+def _array_items(t: ir.Type) -> tuple[ir.Type, ...]:
+    return (t.item,) if isinstance(t, ir.Array) else t.items if isinstance(t, ir.Tuple) else ()
+
+
+def _object_kind(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> str | None:
+    """``"dict"``, ``"untagged"`` (a Struct), ``"tag:<field>"`` (a tagged Struct), or ``None``."""
+    t = _bare(t)
+    if isinstance(t, ir.Map):
+        return "dict"
+    if isinstance(t, ir.Ref):
+        d = declarations.get(t.name)
+        if isinstance(d, ir.Model):
+            return f"tag:{d.tag.field}" if d.tag else "untagged"
+    return None

@@ -1,0 +1,97 @@
+"""Helpers for the large-corpus tests: which names a generated module defines, and grouping problems by kind."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+from generator.errors import Diagnostic
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_BACKTICKED = re.compile(r"`[^`]*`")
+_POINTER = re.compile(r"#/\S*")
+_TYPE_LIST = re.compile(r"\b[A-Z]\w*(?: \| [A-Z]\w*)+")
+_OFFENDING = re.compile(r"type `(?P<type>.*)` is not supported")
+
+
+def defined_names(source: Path) -> tuple[list[str], list[str]]:
+    """The top-level classes and type aliases a module defines itself (imports excluded), in source order.
+
+    An alias is a top-level ``Name = ...``, ``Name: TypeAlias = ...`` or ``type Name = ...`` whose name is not a dunder.
+    """
+    classes: list[str] = []
+    aliases: list[str] = []
+    for node in ast.parse(source.read_text()).body:
+        if isinstance(node, ast.ClassDef):
+            classes.append(node.name)
+        elif isinstance(node, ast.Assign):
+            aliases.extend(t.id for t in node.targets if isinstance(t, ast.Name) and not t.id.startswith("__"))
+        elif isinstance(node, ast.AnnAssign) and node.value is not None and isinstance(node.target, ast.Name):
+            if not node.target.id.startswith("__"):
+                aliases.append(node.target.id)
+        elif type(node).__name__ == "TypeAlias":  # ``type X = ...`` (Python 3.12+)
+            aliases.append(node.name.id)  # type: ignore[attr-defined]
+    return classes, aliases
+
+
+def warning_kind(diagnostic: Diagnostic, width: int = 60) -> str:
+    """A warning's message without the names and pointers that differ from one occurrence to the next."""
+    text = _TYPE_LIST.sub("A | B …", _POINTER.sub("#/…", _QUOTED.sub("'…'", diagnostic.message)))
+    return text[:width]
+
+
+def error_kind(message: str) -> str:
+    """An exception message with its quoted or backticked parts (type names, field names) blanked."""
+    return _BACKTICKED.sub("`…`", _QUOTED.sub("'…'", message.splitlines()[0] if message else ""))
+
+
+def offending_type(message: str, module: str) -> str | None:
+    """The type a msgspec ``TypeError`` names (``type `X` is not supported``), without ``module.`` prefixes."""
+    match = _OFFENDING.search(message)
+    return match["type"].replace(module + ".", "").replace("msgspec.", "") if match else None
+
+
+def summarise_warnings(warnings: Iterable[Diagnostic]) -> str:
+    counts = Counter(warning_kind(d) for d in warnings)
+    examples: dict[str, str] = {}
+    for d in warnings:
+        examples.setdefault(warning_kind(d), str(d.location))
+    total = sum(counts.values())
+    lines = [f"{total} warnings, {len(counts)} kinds"]
+    lines += [f"{n:6d}  {kind}   (e.g. {examples[kind]})" for kind, n in counts.most_common()]
+    return "\n".join(lines)
+
+
+def group(pairs: Iterable[tuple[str, str]], examples: int = 3) -> str:
+    """``(kind, example)`` pairs as one line per kind, most frequent first, with a few examples each."""
+    by_kind: dict[str, list[str]] = defaultdict(list)
+    for kind, example in pairs:
+        by_kind[kind].append(example)
+    lines = []
+    for kind, items in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
+        shown = ", ".join(items[:examples]) + (", …" if len(items) > examples else "")
+        lines.append(f"{len(items):6d}  {kind}\n        e.g. {shown}")
+    return "\n".join(lines)
+
+
+_MYPY_LINE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?:\d+:)? (?P<severity>error|note): (?P<text>.*?)(?:  \[(?P<code>[\w-]+)\])?$")
+
+
+def mypy_errors(stdout: str) -> list[tuple[str, int, str, str]]:
+    """``(file, line, message, code)`` of each error line of mypy's output."""
+    found = []
+    for raw in stdout.splitlines():
+        match = _MYPY_LINE.match(raw)
+        if match and match["severity"] == "error":
+            found.append((match["file"], int(match["line"]), match["text"], match["code"] or "?"))
+    return found
+
+
+def source_line(root: Path, file: str, line: int) -> str:
+    try:
+        return (root / file).read_text().splitlines()[line - 1].strip()
+    except (OSError, IndexError):
+        return "?"

@@ -1,0 +1,229 @@
+"""The generator on OpenAI's full API description (../shared/corpora/openai/openapi.yaml, ~1,400 component schemas).
+
+Generation runs once per module (it is slow); each test then checks one thing about the result, so one broken
+variant does not hide the others. Run with ``-s`` to see the timings and the warnings summary.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+import msgspec
+import pytest
+from mypy import api
+
+from conftest import shared
+from corpus_tools import (defined_names, error_kind, group, mypy_errors, offending_type, source_line,
+                          summarise_warnings)
+from generator import render
+from generator.errors import Reporter, SchemaError
+from generator.inputs import Input, to_ir
+
+PACKAGE = "openai_full"
+VARIANTS = ("dataclass", "typeddict", "msgspec")
+RecordProperty = Callable[[str, object], None]
+MYPY_SLOW = 180.0
+"""Seconds; slower mypy runs are called out in the output."""
+
+
+@dataclass
+class Corpus:
+    root: Path
+    """Holds the package: the folder put on ``sys.path`` and mypy's working directory."""
+    reporter: Reporter
+    ir_error: str | None = None
+    crashes: dict[str, str] = field(default_factory=dict)
+    """Variant → traceback of ``render.render``."""
+    modules: dict[str, ModuleType] = field(default_factory=dict)
+    import_errors: dict[str, str] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def package(self) -> Path:
+        return self.root / PACKAGE
+
+    def path(self, variant: str) -> Path:
+        return self.package / f"{variant}_models.py"
+
+    def timed(self, phase: str, seconds: float) -> None:
+        self.timings[phase] = seconds
+        print(f"\n[openai corpus] {phase}: {seconds:.1f}s", flush=True)
+
+    def require_ir(self) -> None:
+        if self.ir_error is not None:
+            pytest.fail(f"to_ir failed, nothing was generated (see test_to_ir): {self.ir_error.splitlines()[0]}",
+                        pytrace=False)
+
+
+def _tail(text: str, lines: int = 15) -> str:
+    return "\n".join(text.rstrip().splitlines()[-lines:])
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Corpus]:
+    yaml_path = shared("corpora/openai/openapi.yaml")
+    result = Corpus(tmp_path_factory.mktemp("openai_corpus"), Reporter())
+    result.package.mkdir()
+    (result.package / "__init__.py").write_text("")
+
+    start = time.perf_counter()
+    try:
+        module = to_ir(Input(PACKAGE, yaml_path, "openapi.yaml"), yaml_path.parent, result.reporter)
+    except SchemaError as exc:
+        distinct = list(dict.fromkeys(map(str, exc.diagnostics)))
+        result.ir_error = (f"SchemaError ({len(exc.diagnostics)} errors, {len(distinct)} distinct)\n"
+                           + "\n".join(distinct[:40]))
+    except Exception:
+        result.ir_error = traceback.format_exc()
+    result.timed("to_ir (load, lower, passes)", time.perf_counter() - start)
+
+    if result.ir_error is None:
+        env = render.environment()
+        for variant in VARIANTS:
+            start = time.perf_counter()
+            try:
+                text = render.render(module, variant, "openapi.yaml", env)
+            except Exception:
+                result.crashes[variant] = traceback.format_exc()
+            else:
+                result.path(variant).write_text(text)
+            result.timed(f"render {variant}", time.perf_counter() - start)
+
+    sys.path.insert(0, str(result.root))
+    importlib.invalidate_caches()
+    try:
+        for variant in VARIANTS:
+            if not result.path(variant).exists():
+                continue
+            start = time.perf_counter()
+            try:
+                result.modules[variant] = importlib.import_module(f"{PACKAGE}.{variant}_models")
+            except Exception:
+                result.import_errors[variant] = traceback.format_exc()
+            result.timed(f"import {variant}", time.perf_counter() - start)
+        yield result
+    finally:
+        sys.path.remove(str(result.root))
+        for name in [n for n in sys.modules if n == PACKAGE or n.startswith(PACKAGE + ".")]:
+            del sys.modules[name]
+        print("\n[openai corpus] timings:\n" + "\n".join(f"  {k:<32}{v:8.1f}s" for k, v in result.timings.items()))
+
+
+def test_to_ir(corpus: Corpus) -> None:
+    if corpus.ir_error is not None:
+        pytest.fail(f"to_ir failed, nothing was generated:\n{corpus.ir_error}", pytrace=False)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_generates(corpus: Corpus, variant: str) -> None:
+    corpus.require_ir()
+    if variant in corpus.crashes:
+        pytest.fail(f"render({variant!r}) crashed:\n{_tail(corpus.crashes[variant])}", pytrace=False)
+    assert corpus.path(variant).stat().st_size > 0
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_imports(corpus: Corpus, variant: str) -> None:
+    corpus.require_ir()
+    if variant in corpus.crashes:
+        pytest.fail(f"not generated (render crashed): {corpus.crashes[variant].splitlines()[-1]}", pytrace=False)
+    if variant in corpus.import_errors:
+        pytest.fail(f"importing {variant}_models failed:\n{_tail(corpus.import_errors[variant])}", pytrace=False)
+    assert variant in corpus.modules
+
+
+def test_every_msgspec_type_builds_a_decoder(corpus: Corpus, record_property: RecordProperty) -> None:
+    corpus.require_ir()
+    module = corpus.modules.get("msgspec")
+    if module is None:
+        pytest.fail("the msgspec module was not generated or did not import (see test_generates / test_imports)",
+                    pytrace=False)
+    classes, aliases = defined_names(corpus.path("msgspec"))
+    assert classes, "the msgspec module defines no class"
+
+    start = time.perf_counter()
+    failures: list[tuple[str, str]] = []
+    for name in classes + aliases:
+        kind = "class" if name in classes else "alias"
+        try:
+            msgspec.json.Decoder(getattr(module, name))
+        except Exception as exc:
+            failures.append((f"{name} ({kind})", f"{type(exc).__name__}: {exc}"))
+    seconds = time.perf_counter() - start
+    corpus.timed(f"decoders ({len(classes)} classes, {len(aliases)} aliases)", seconds)
+    record_property("seconds", round(seconds, 2))
+
+    if failures:
+        grouped = group((f"{message.split(':', 1)[0]}: {error_kind(message.split(': ', 1)[-1])}", name)
+                        for name, message in failures)
+        # A class fails when any field's type fails: the distinct offending types are the root causes.
+        roots = group((_short(offending_type(message, module.__name__) or message), name.split(" ")[0])
+                      for name, message in failures)
+        listing = "\n".join(f"{name}: {message}" for name, message in failures)
+        pytest.fail(f"{len(failures)} of {len(classes) + len(aliases)} types build no msgspec.json.Decoder\n"
+                    f"by kind:\n{grouped}\n\nby offending type:\n{roots}\n\nall:\n{listing}", pytrace=False)
+
+
+def _short(text: str, width: int = 160) -> str:
+    return text if len(text) <= width else text[:width] + " …"
+
+
+def test_mypy_strict(corpus: Corpus, monkeypatch: pytest.MonkeyPatch, record_property: RecordProperty) -> None:
+    corpus.require_ir()
+    missing = [v for v in VARIANTS if not corpus.path(v).exists()]
+    # mypy stops at the first module with a syntax error; check the others so their errors still show.
+    unparsable: dict[str, str] = {}
+    for variant in VARIANTS:
+        if variant not in missing:
+            try:
+                compile(corpus.path(variant).read_text(), str(corpus.path(variant)), "exec", dont_inherit=True)
+            except SyntaxError as exc:
+                unparsable[variant] = f"{exc.msg} (line {exc.lineno}: {(exc.text or '').strip()})"
+    checked = [v for v in VARIANTS if v not in missing and v not in unparsable]
+    problems = [f"not generated, so not checked: {', '.join(missing)}"] if missing else []
+    problems += [f"{v}_models.py does not parse, so not checked: {why}" for v, why in unparsable.items()]
+    if not checked:
+        pytest.fail("\n".join(problems) or "nothing to check", pytrace=False)
+    targets = ["-p", PACKAGE] if len(checked) == len(VARIANTS) else [
+        arg for v in checked for arg in ("-m", f"{PACKAGE}.{v}_models")]
+    monkeypatch.chdir(corpus.root)
+
+    start = time.perf_counter()
+    stdout, stderr, status = api.run(["--strict", "--no-incremental", "--config-file", "", *targets])
+    seconds = time.perf_counter() - start
+    corpus.timed(f"mypy --strict ({', '.join(checked)})", seconds)
+    record_property("seconds", round(seconds, 2))
+    if seconds > MYPY_SLOW:
+        print(f"[openai corpus] NOTE: mypy took {seconds:.0f}s (> {MYPY_SLOW:.0f}s)")
+
+    if status != 0:
+        errors = mypy_errors(stdout)
+        by_code = Counter(code for *_, code in errors)
+        shown = []
+        for file, line, text, code in errors[:40]:
+            shown.append(f"{file}:{line}: {text}  [{code}]\n      | {source_line(corpus.root, file, line)}")
+        problems.append(
+            f"mypy --strict: exit {status}, {len(errors)} errors\n"
+            f"by code: {', '.join(f'{c}={n}' for c, n in by_code.most_common())}\n"
+            f"by kind:\n{group((f'[{c}] {error_kind(t)}', f'{Path(f).stem}:{n}') for f, n, t, c in errors)}\n\n"
+            f"first {len(shown)}:\n" + "\n".join(shown) + ("\n" + stderr if stderr else "")
+            + (f"\n(last line: {stdout.strip().splitlines()[-1]})" if stdout.strip() else ""))
+    if problems:
+        pytest.fail("\n\n".join(problems), pytrace=False)
+
+
+def test_warnings_summary(corpus: Corpus, request: pytest.FixtureRequest,
+                          record_property: RecordProperty) -> None:
+    """Reports, never fails: what the generator says it could not express (test_to_ir fails on errors)."""
+    summary = summarise_warnings(corpus.reporter.warnings)
+    print(f"\n[openai corpus] warnings by kind:\n{summary}")
+    request.node.add_report_section("call", "openai corpus warnings", summary)
+    record_property("warnings_summary", summary)
