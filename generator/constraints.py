@@ -16,6 +16,7 @@ STRING_FORMATS: dict[str, ir.Format] = {
     "uuid": "uuid", "byte": "base64", "decimal": "decimal",
 }
 NUMBER_FORMATS: dict[str, ir.Format] = {"decimal": "decimal"}
+INT64 = (-(2**63), 2**63 - 1)
 
 
 def scalar(kind: ir.ScalarKind, schema: Schema) -> ir.Scalar:
@@ -66,6 +67,9 @@ def _integer_bounds(found: dict[str, Any], schema: Schema, reporter: Reporter) -
         found["ge"] = max(found.get("ge", -math.inf), math.floor(found.pop("gt")) + 1)
     if isinstance(found.get("lt"), float):
         found["le"] = min(found.get("le", math.inf), math.ceil(found.pop("lt")) - 1)
+    for name in ("ge", "le"):  # msgspec's integers are 64-bit: a bound outside is no bound
+        if name in found and not INT64[0] <= found[name] <= INT64[1]:
+            del found[name]
     step = found.get("multiple_of")
     if isinstance(step, float):
         if step.is_integer():

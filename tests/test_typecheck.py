@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,7 +26,8 @@ def test_generated_package_passes_mypy_strict(monkeypatch: pytest.MonkeyPatch) -
     _mypy("-p", "generated")
 
 
-def test_golden_outputs_pass_mypy_strict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _golden_package(tmp_path: Path) -> Path:
+    """Every golden output copied into one package (``golden_outputs.<case>.<variant>_models``)."""
     package = tmp_path / "golden_outputs"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -39,8 +43,25 @@ def test_golden_outputs_pass_mypy_strict(tmp_path: Path, monkeypatch: pytest.Mon
             shutil.copy(module, target / module.name)
             count += 1
     assert count >= 9
+    return package
+
+
+def test_golden_outputs_pass_mypy_strict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _golden_package(tmp_path)
     monkeypatch.chdir(tmp_path)
     _mypy("-p", "golden_outputs")
+
+
+def test_generated_package_and_golden_outputs_pass_pyright_strict(tmp_path: Path) -> None:
+    package = _golden_package(tmp_path)
+    config = tmp_path / "pyrightconfig.json"
+    config.write_text(json.dumps({"typeCheckingMode": "strict", "pythonVersion": "3.11"}))
+    result = subprocess.run(
+        [sys.executable, "-m", "pyright", "-p", str(config), "--pythonpath", sys.executable,
+         str(ROOT / "generated"), str(package)],
+        capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert "0 errors" in result.stdout
 
 
 def test_every_generated_module_imports() -> None:

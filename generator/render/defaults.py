@@ -33,6 +33,17 @@ class Builder:
             return "default_factory", f"lambda: {expression}"
         return "default", expression
 
+    def container(self, value: Any, t: ir.Type) -> ir.Type:
+        """The list or dict type (through unions, constraints and aliases) that holds ``value``."""
+        match t:
+            case ir.Constrained(inner):
+                return self.container(value, inner)
+            case ir.Union(members):
+                return self.container(value, next(m for m in members if fits(value, m, self.declarations)))
+            case ir.Ref(name) if isinstance(self.declarations[name], ir.Alias):
+                return self.container(value, self.declarations[name].type)  # type: ignore[union-attr]
+        return t
+
     def build(self, value: Any, t: ir.Type) -> str:
         match t:
             case ir.Constrained(inner):

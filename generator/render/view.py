@@ -65,18 +65,28 @@ class Context:
     undefined: set[str]
     """Declarations not yet defined at this point of the module."""
 
-    def annotate(self, t: ir.Type, wrap: Callable[[str], str] = lambda text: text) -> str:
-        """The annotation for ``t`` (inside ``wrap``); quoted where it names what is not defined yet."""
+    def annotate(self, t: ir.Type, wrap: Callable[[str], str] = lambda text: text, *, runtime: bool = False) -> str:
+        """The annotation for ``t`` (inside ``wrap``); quoted where it names what is not defined yet.
+
+        ``runtime``: the expression is evaluated where it stands, even in a lazily annotated module.
+        """
         t = self.variant.prepare(t, self.declarations)
         text = annotation(t, self.imports, self.variant.style)
-        if self.variant.lazy_annotations or not self.undefined.intersection(refs(t)):
+        lazy = self.variant.lazy_annotations and not runtime
+        if lazy or not self.undefined.intersection(refs(t)):
             return wrap(text)
         return wrap(literals.string(text))
 
     def default(self, value: ir.JSON, t: ir.Type) -> tuple[str, str]:
         """The ``default``/``default_factory`` keyword for ``value``, a default of type ``t``."""
         builder = Builder(self.declarations, self.variant.style, self.imports, self.variant.omitted)
-        return builder.keyword(value, t)
+        keyword, expression = builder.keyword(value, t)
+        container = builder.container(value, t) if expression in ("list", "dict") else None
+        if isinstance(container, ir.Array):  # typed, so that a type checker knows the item type
+            expression = f"list[{self.annotate(container.item, runtime=True)}]"
+        elif isinstance(container, ir.Map):
+            expression = f"dict[str, {self.annotate(container.value, runtime=True)}]"
+        return keyword, expression
 
 
 class Variant(Protocol):

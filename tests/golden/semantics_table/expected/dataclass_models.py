@@ -22,7 +22,9 @@ class Row:
     """not required, default"""
     optional_default_null: int | None = None
     optional_list_default: list[int] = field(default_factory=lambda: [1, 2])
-    optional_empty_map_default: dict[str, float] = field(default_factory=dict)
+    optional_empty_map_default: dict[str, float] = field(
+        default_factory=dict[str, float]
+    )
     constant: Literal["row"] | None = None
     level: Level | None = None
     """A reference, documented by its sibling."""

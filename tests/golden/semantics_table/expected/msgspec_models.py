@@ -22,7 +22,9 @@ class Row(Struct, kw_only=True, forbid_unknown_fields=True):
     """not required, default"""
     optional_default_null: int | None = None
     optional_list_default: list[int] = field(default_factory=lambda: [1, 2])
-    optional_empty_map_default: dict[str, float] = field(default_factory=dict)
+    optional_empty_map_default: dict[str, float] = field(
+        default_factory=dict[str, float]
+    )
     constant: Literal["row"] | UnsetType = UNSET
     level: Level | UnsetType = UNSET
     """A reference, documented by its sibling."""

@@ -17,7 +17,7 @@ class Pet(Struct, kw_only=True):
     """What the family calls it."""
     owner: PetOwner | None
     """Who looks after the pet."""
-    tags: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list[str])
     vaccinated: bool = False
     status: Literal["available", "sold"] = "available"
 
