@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import traceback
 from collections.abc import Callable
@@ -77,7 +78,7 @@ def _generate(args: argparse.Namespace) -> int:
 def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
     cfg = configuration.load(args.project)
     spec = InputSpec(str(args.path), None, args.dialect)
-    [source] = discover(configuration.Config(cfg.root, cfg.schemas, cfg.output, cfg.templates, cfg.variants, (spec,)))
+    [source] = discover(dataclasses.replace(cfg, inputs=(spec,)))
     reporter = Reporter()
     module = to_ir(source, cfg.root, reporter)
     _report(reporter.warnings)
@@ -87,7 +88,7 @@ def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
 
 def _render(args: argparse.Namespace) -> int:
     return _one(args, lambda module, display, cfg: rendering.render(
-        module, args.variant, display, rendering.environment(cfg.templates)))
+        module, args.variant, display, rendering.environment(cfg.templates), cfg.options))
 
 
 def _ir(args: argparse.Namespace) -> int:

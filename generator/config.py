@@ -9,6 +9,7 @@ from typing import Any
 
 from .dialects import Dialect
 from .errors import Diagnostic, Location, SchemaError
+from .render.options import RenderOptions
 
 DIALECTS = ("auto", "jsonschema", "openapi")
 ALL_VARIANTS = ("dataclass", "typeddict", "msgspec")
@@ -32,6 +33,7 @@ class Config:
     variants: tuple[str, ...] = ALL_VARIANTS
     inputs: tuple[InputSpec, ...] | None = None
     """``None``: every schema file or folder directly under ``schemas``."""
+    options: RenderOptions = RenderOptions()
 
 
 def load(root: Path) -> Config:
@@ -53,7 +55,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
     def fail(key: str, message: str) -> None:
         problems.append(Diagnostic(where.child(key), message))
 
-    known = {"schemas", "output", "templates", "variants", "inputs"}
+    known = {"schemas", "output", "templates", "variants", "inputs", "enums"}
     for key in sorted(set(table) - known):
         fail(key, f"unknown setting {key!r}; expected one of: {', '.join(sorted(known))}")
     for key in ("schemas", "output", "templates"):
@@ -63,6 +65,9 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
     if not isinstance(variants, list) or not variants or any(v not in ALL_VARIANTS for v in variants):
         fail("variants", f"must be a non-empty list of: {', '.join(ALL_VARIANTS)}")
         variants = list(ALL_VARIANTS)
+    enums = table.get("enums", "literal")
+    if enums not in ("literal", "class"):
+        fail("enums", 'must be "literal" (Literal aliases) or "class" (StrEnum/IntEnum classes)')
     inputs = None
     if "inputs" in table:
         inputs = tuple(_input(entry, i, fail) for i, entry in enumerate(table["inputs"] or []))
@@ -76,6 +81,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
         templates=root / templates if isinstance(templates, str) else None,
         variants=tuple(v for v in ALL_VARIANTS if v in variants),
         inputs=inputs,
+        options=RenderOptions(enums=enums if enums == "class" else "literal"),
     )
 
 

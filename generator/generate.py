@@ -40,7 +40,7 @@ def plan(config: Config) -> Result:
         package = Path(source.name)
         files[package / "__init__.py"] = PACKAGE_INIT
         for variant in config.variants:
-            files[package / f"{variant}_models.py"] = render.render(module, variant, source.display, env)
+            files[package / f"{variant}_models.py"] = render.render(module, variant, source.display, env, config.options)
     if errors:
         raise SchemaError(errors)
     return Result(files, warnings)

@@ -88,6 +88,8 @@ class Union:
     members: tuple[Type, ...]
     tag_field: str | None = None
     """The wire name of the property whose value tells the (model) members apart, if the schema names one."""
+    tags: tuple[tuple[str, str], ...] = ()
+    """(member declaration, its value of ``tag_field``) where the schema says so beyond a ``const``."""
 
 
 @dataclass(frozen=True, slots=True)

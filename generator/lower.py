@@ -55,13 +55,17 @@ class _Lowering:
 
     def run(self) -> ir.Module:
         for key, definition in self.definitions.items():
-            self.declare(self.names[key], definition.schema, inline=False)
+            self.declare(self.names[key], definition.schema, inline=False, null_at_refs=self.nullable(key))
         return ir.Module(tuple(d for d in self.declarations if d is not None), self.names.get("#"))
 
     # Declarations -------------------------------------------------------------------------
 
-    def declare(self, name: str, schema: Schema, *, inline: bool) -> None:
-        """Append the declaration ``name`` for ``schema``; nested inline ones follow it."""
+    def declare(self, name: str, schema: Schema, *, inline: bool, null_at_refs: bool = False) -> None:
+        """Append the declaration ``name`` for ``schema``; nested inline ones follow it.
+
+        ``null_at_refs``: the schema also allows null, and its references say so (``X | None``):
+        the declaration itself is the model or enum without the null.
+        """
         slot = len(self.declarations)
         self.declarations.append(None)
         origin = ir.Origin(schema.loc.path, schema.loc.pointer)
@@ -70,7 +74,10 @@ class _Lowering:
         if _is_model(schema):
             self.declarations[slot] = self.model(name, schema, doc, inline, origin)
         else:
-            self.declarations[slot] = ir.Alias(name, self.type_of(schema, name, top=True), doc, inline, origin)
+            t = self.type_of(schema, name, top=True)
+            if null_at_refs and isinstance(t, ir.Union):
+                t = ir.union(*(m for m in t.members if m != ir.Null()))
+            self.declarations[slot] = ir.Alias(name, t, doc, inline, origin)
 
     def model(self, name: str, schema: Schema, doc: str | None, inline: bool, origin: ir.Origin) -> ir.Model:
         properties: dict[str, Schema] = schema.get("properties") or {}
@@ -231,13 +238,17 @@ class _Lowering:
             self.reporter.error(schema.loc.child("$ref"), f"unresolved reference {target!r}", hint)
             return ir.AnyType()
         ref: ir.Type = ir.Ref(self.names[target])
-        return ir.union(ref, ir.Null()) if self.nullable_model(target) else ref
+        return ir.union(ref, ir.Null()) if self.nullable(target) else ref
 
-    def nullable_model(self, key: str) -> bool:
-        """A definition that is an object model or null: the model is declared, references add the null."""
+    def nullable(self, key: str) -> bool:
+        """A definition that is a model or an enum, or null: references add the null (see ``declare``)."""
         schema = self.expand(self.definitions[key].schema)
         kinds = schema.get("type")
-        return _is_model(schema) and isinstance(kinds, list) and "null" in kinds
+        null_type = isinstance(kinds, list) and "null" in kinds
+        if _is_model(schema):
+            return null_type
+        values = [schema["const"]] if "const" in schema else schema.get("enum")
+        return isinstance(values, list) and any(v is not None for v in values) and (None in values or null_type)
 
     def literal(self, schema: Schema, values: list[Any]) -> ir.Type:
         """``const``/``enum``: a ``Literal`` of its strings, integers and booleans (``None`` apart)."""
@@ -268,8 +279,23 @@ class _Lowering:
         result = ir.union(*members)
         discriminator = schema.get("discriminator")
         if isinstance(result, ir.Union) and isinstance(discriminator, dict) and isinstance(discriminator.get("propertyName"), str):
-            return ir.Union(result.members, tag_field=discriminator["propertyName"])
+            field = discriminator["propertyName"]
+            return ir.Union(result.members, field, self.discriminator_tags(options, field, discriminator.get("mapping")))
         return result
+
+    def discriminator_tags(self, options: list[Schema], field: str, mapping: Any) -> tuple[tuple[str, str], ...]:
+        """Each referenced member's tag: from the mapping, else (when it has no const there) its name."""
+        by_key = {target: value for value, target in (mapping or {}).items() if isinstance(target, str)}
+        tags = []
+        for option in options:
+            key = option.get("$ref")
+            if not isinstance(key, str) or key not in self.definitions:
+                continue
+            if key in by_key:
+                tags.append((self.names[key], str(by_key[key])))
+            elif not _has_constant(self.expand(self.definitions[key].schema), field):
+                tags.append((self.names[key], self.definitions[key].name))
+        return tuple(tags)
 
 
     def distribute(self, base: dict[str, Any], options: list[Schema]) -> list[Schema]:
@@ -281,6 +307,11 @@ class _Lowering:
             except Conflict as conflict:
                 self.reporter.warn(option.loc, f"this alternative can never match ({conflict.message}); it is left out")
         return kept
+
+
+def _has_constant(schema: Schema, field: str) -> bool:
+    sub = (schema.get("properties") or {}).get(field)
+    return isinstance(sub, Schema) and ("const" in sub or len(sub.get("enum") or []) == 1)
 
 
 def _is_model(schema: Schema) -> bool:

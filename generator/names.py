@@ -70,3 +70,14 @@ OUTPUT_NAMES = frozenset(
 def portable_wire_name(wire: str) -> bool:
     """Can every variant carry this key? msgspec refuses renamed fields with ``"``, ``\\`` or controls."""
     return not any(c in '"\\' or ord(c) < 0x20 for c in wire)
+
+
+def enum_member(value: str | int, taken: set[str]) -> str:
+    """An UPPER_SNAKE member name for an enum value: ``"tool_calls"`` → ``TOOL_CALLS``, ``2`` → ``VALUE_2``."""
+    text = str(value)
+    if isinstance(value, int) or text[:1].isdigit() or text[:1] == "-":
+        text = "value " + text.replace("-", "minus ")
+    name = snake(text).upper() or "VALUE"
+    if keyword.iskeyword(name):
+        name += "_"
+    return unique(name, taken)

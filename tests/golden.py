@@ -3,7 +3,7 @@
 A case has one or more inputs (entries whose name starts with ``input``: a schema file or a
 folder of component files); all of them must give the same expected output. ``expected/`` has
 ``<variant>_models.py`` for each variant, or ``error.txt`` for a case that must fail.
-``options.toml`` may set ``dialect``. Rewrite expectations with ``make golden``.
+``options.toml`` may set ``dialect`` and ``enums``. Rewrite expectations with ``make golden``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from generator import render
 from generator.config import ALL_VARIANTS
 from generator.errors import Reporter, SchemaError
 from generator.inputs import Input, to_ir
+from generator.render.options import RenderOptions
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 ROOT = GOLDEN.parent.parent
@@ -34,9 +35,17 @@ class Case:
         return sorted(p for p in self.folder.iterdir() if p.name.startswith("input"))
 
     @property
-    def dialect(self) -> str:
+    def settings(self) -> dict[str, str]:
         options = self.folder / "options.toml"
-        return tomllib.loads(options.read_text())["dialect"] if options.exists() else "auto"
+        return tomllib.loads(options.read_text()) if options.exists() else {}
+
+    @property
+    def dialect(self) -> str:
+        return self.settings.get("dialect", "auto")
+
+    @property
+    def options(self) -> RenderOptions:
+        return RenderOptions(enums="class" if self.settings.get("enums") == "class" else "literal")
 
     @property
     def label(self) -> str:
@@ -56,7 +65,7 @@ def generate(case: Case, source: Path) -> dict[str, str]:
     except SchemaError as exc:
         return {"error.txt": "".join(f"{d}\n" for d in exc.diagnostics)}
     env = render.environment()
-    out = {f"{v}_models.py": render.render(module, v, case.label, env) for v in ALL_VARIANTS}
+    out = {f"{v}_models.py": render.render(module, v, case.label, env, case.options) for v in ALL_VARIANTS}
     if reporter.warnings:
         out["warnings.txt"] = "".join(f"{d}\n" for d in reporter.warnings)
     return out

@@ -21,10 +21,14 @@ def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialec
     display, document = documents[0]
     if not isinstance(document, dict):
         raise SchemaError([Diagnostic(Location(display), "not a schema: the document must be a JSON/YAML object")])
-    if dialect == "openapi" and "openapi" not in document:
+    whole = "openapi" in document or "swagger" in document
+    if dialect == "openapi" and not whole:
         return openapi.normalise_components(documents, default_name)
-    if dialect == "openapi" or (dialect == "auto" and "openapi" in document):
-        if not isinstance(document.get("openapi"), str) or not document["openapi"].startswith("3."):
-            raise SchemaError([Diagnostic(Location(display, "/openapi"), "only OpenAPI 3.0 and 3.1 documents are supported")])
+    if dialect == "openapi" or (dialect == "auto" and whole):
+        version = str(document.get("openapi", document.get("swagger")))
+        if not (version.startswith("3.") or version == "2.0"):
+            key = "/openapi" if "openapi" in document else "/swagger"
+            raise SchemaError([Diagnostic(Location(display, key), f"unsupported OpenAPI version {version!r}",
+                                          "schemagen reads Swagger 2.0 and OpenAPI 3.0/3.1")])
         return openapi.normalise_document(document, display)
     return jsonschema.normalise(document, display, default_name, reporter)

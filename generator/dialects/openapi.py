@@ -1,4 +1,5 @@
-"""OpenAPI 3.0/3.1 (whole documents or folders of component files) into the canonical ``SchemaSet``."""
+"""OpenAPI 3.0/3.1 and Swagger 2.0 (whole documents, or folders of component files) into the
+canonical ``SchemaSet``."""
 
 from __future__ import annotations
 
@@ -24,12 +25,15 @@ def component_name(document: Any) -> str | None:
 
 
 def normalise_document(document: dict[str, Any], display: str) -> SchemaSet:
-    components = (document.get("components") or {}).get("schemas") or {}
+    """``components.schemas`` of an OpenAPI 3 document, or ``definitions`` of a Swagger 2.0 one."""
+    container = ("definitions",) if "swagger" in document else ("components", "schemas")
+    found: Any = document
+    for token in container:
+        found = found.get(token) if isinstance(found, dict) else None
     definitions = {}
-    for name, raw in components.items():
-        key = "#" + pointer("components", "schemas", name)
-        schema = wrap(raw, Location(display, pointer("components", "schemas", name)))
-        definitions[key] = Definition(key, name, _rewrite(schema))
+    for name, raw in (found if isinstance(found, dict) else {}).items():
+        here = pointer(*container, name)
+        definitions["#" + here] = Definition("#" + here, name, _rewrite(wrap(raw, Location(display, here))))
     return SchemaSet(definitions)
 
 
@@ -50,7 +54,7 @@ def normalise_components(files: list[tuple[str, Any]], default_name: str | None 
                 Location(display), "not an OpenAPI component file: no `$id: \"#/components/schemas/<Name>\"`",
                 "give it one, or move it out of the component folder"))
             continue
-        key = COMPONENTS + name
+        key = "#" + pointer("components", "schemas", name)
         if key in definitions:
             first = definitions[key].schema.loc.path
             problems.append(Diagnostic(Location(display, "/$id"), f"duplicate component {name!r}, also in {first}"))
@@ -66,6 +70,8 @@ def _rewrite(schema: Schema) -> Schema:
     schema = _nullable_members(schema)
     schema = map_subschemas(schema, _rewrite)
     boolean_exclusive_bounds(schema)
+    if schema.pop("x-nullable", False) is True:  # Swagger 2.0's spelling
+        schema["nullable"] = True
     drop_extensions(schema)
     for key in DROPPED:
         schema.pop(key, None)
@@ -94,9 +100,13 @@ def _nullable_members(schema: Schema) -> Schema:
 
 
 def _discriminator(raw: dict[str, Any]) -> dict[str, Any]:
+    """``mapping`` targets as definition keys: ``Dog`` and ``#/components/schemas/Dog`` alike."""
     out: dict[str, Any] = {"propertyName": raw.get("propertyName")}
     if isinstance(raw.get("mapping"), dict):
-        out["mapping"] = dict(raw["mapping"])
+        out["mapping"] = {
+            str(value): target if "#" in target else COMPONENTS + target
+            for value, target in raw["mapping"].items() if isinstance(target, str)
+        }
     return out
 
 

@@ -24,7 +24,7 @@ def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
             members = list(_models(t, declarations).values())
             if len(members) < 2:
                 continue
-            found = _tags(members, t.tag_field)
+            found = _tags(members, t.tag_field, dict(t.tags))
             if found is None:
                 names = " | ".join(m.name for m in members)
                 reporter.warn(location(d), f"no property tells the object types {names} apart "
@@ -51,10 +51,10 @@ def _models(t: ir.Union, declarations: dict[str, ir.Declaration], seen: frozense
     return found
 
 
-def _tags(members: list[ir.Model], field: str | None) -> list[ir.Tag | None] | None:
+def _tags(members: list[ir.Model], field: str | None, given: dict[str, str]) -> list[ir.Tag] | None:
     candidates = [field] if field else [f.wire_name for f in members[0].fields]
     for wire in candidates:
-        values = [_constant(m, wire) for m in members]
+        values = [given.get(m.name) or _constant(m, wire) for m in members]
         if all(v is not None for v in values) and len(set(values)) == len(values):
             return [ir.Tag(wire, v) for v in values if v is not None]
     return None

@@ -59,7 +59,14 @@ def map_types(t: ir.Type, change: Callable[[ir.Type], ir.Type]) -> ir.Type:
 
 
 def map_refs(t: ir.Type, rename: Callable[[str], str]) -> ir.Type:
-    return map_types(t, lambda n: ir.Ref(rename(n.name)) if isinstance(n, ir.Ref) else n)
+    def change(n: ir.Type) -> ir.Type:
+        if isinstance(n, ir.Ref):
+            return ir.Ref(rename(n.name))
+        if isinstance(n, ir.Union) and n.tags:
+            return replace(n, tags=tuple((rename(member), value) for member, value in n.tags))
+        return n
+
+    return map_types(t, change)
 
 
 def top_types(d: ir.Declaration) -> Iterator[ir.Type]:

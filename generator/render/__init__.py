@@ -9,6 +9,7 @@ import jinja2
 from .. import ir
 from . import dataclass, msgspec, typeddict
 from .format import format_source
+from .options import RenderOptions
 from .view import Variant, build
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in (dataclass, typeddict, msgspec)}  # type: ignore[misc]
@@ -28,8 +29,9 @@ def environment(template_dir: Path | None = None) -> jinja2.Environment:
     )
 
 
-def render(module: ir.Module, variant: str, source: str, env: jinja2.Environment) -> str:
+def render(module: ir.Module, variant: str, source: str, env: jinja2.Environment,
+           options: RenderOptions = RenderOptions()) -> str:
     """The formatted source of one variant of ``module``; ``source`` is named in the header."""
     rules = VARIANTS[variant]
-    text = env.get_template(rules.template).render(module=build(module, rules, source))
+    text = env.get_template(rules.template).render(module=build(module, rules, source, options))
     return format_source(text)

@@ -14,6 +14,7 @@ name = "dataclass"
 template = "dataclass.py.jinja"
 lazy_annotations = True
 style = TypeStyle(formats=RICH_FORMATS, meta=False)
+enum_classes = True
 
 
 def prepare(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type:

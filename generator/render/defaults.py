@@ -17,12 +17,15 @@ class Builder:
     """Builds default expressions for one module of one variant."""
 
     def __init__(self, declarations: Mapping[str, ir.Declaration], style: TypeStyle, imports: Imports,
-                 omitted: Callable[[ir.Model, ir.Field], bool]) -> None:
+                 omitted: Callable[[ir.Model, ir.Field], bool],
+                 enums: Mapping[str, Mapping[str | int, str]]) -> None:
         self.declarations = declarations
         self.style = style
         self.imports = imports
         self.omitted = omitted
         """Fields the variant's class does not have (they are not passed to its constructor)."""
+        self.enums = enums
+        """Aliases written as enum classes: a default is then a member (``FinishReason.STOP``)."""
 
     def keyword(self, value: Any, t: ir.Type) -> tuple[str, str]:
         """``("default", expr)``, or ``("default_factory", expr)`` for a mutable value."""
@@ -60,6 +63,8 @@ class Builder:
                 return "{" + ", ".join(f"{literals.string(k)}: {self.build(v, item)}" for k, v in value.items()) + "}"
             case ir.Scalar(_, fmt) if fmt is not None and fmt in self.style.formats:
                 return self.formatted(value, fmt)
+            case ir.Ref(name) if name in self.enums:
+                return f"{name}.{self.enums[name][value]}"
             case ir.Ref(name):
                 target = self.declarations[name]
                 if isinstance(target, ir.Alias):

@@ -22,6 +22,7 @@ name = "msgspec"
 template = "msgspec.py.jinja"
 lazy_annotations = True
 style = TypeStyle(formats=RICH_FORMATS, meta=True)
+enum_classes = True
 
 
 def prepare(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type:

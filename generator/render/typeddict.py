@@ -22,6 +22,7 @@ name = "typeddict"
 template = "typeddict.py.jinja"
 lazy_annotations = False
 style = TypeStyle(formats={}, meta=False)
+enum_classes = False
 
 
 def prepare(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type:

@@ -15,7 +15,9 @@ from . import literals
 from ..passes.walk import refs, types
 from .annotations import TypeStyle, annotation, describe
 from .defaults import Builder
+from ..names import enum_member
 from .imports import Imports
+from .options import RenderOptions
 
 INDENT = "    "
 
@@ -49,10 +51,20 @@ class AliasView:
 
 
 @dataclass(frozen=True, slots=True)
+class EnumView:
+    name: str
+    base: str
+    members: tuple[tuple[str, str], ...]
+    """(member name, value literal)."""
+    doc: str | None
+    kind: Literal["enum"] = "enum"
+
+
+@dataclass(frozen=True, slots=True)
 class ModuleView:
     header: str
     imports: tuple[str, ...]
-    declarations: tuple[ClassView | AliasView, ...]
+    declarations: tuple[ClassView | AliasView | EnumView, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +76,8 @@ class Context:
     declarations: Mapping[str, ir.Declaration]
     undefined: set[str]
     """Declarations not yet defined at this point of the module."""
+    enums: Mapping[str, Mapping[str | int, str]]
+    """Aliases written as enum classes: value → member name."""
 
     def annotate(self, t: ir.Type, wrap: Callable[[str], str] = lambda text: text, *, runtime: bool = False) -> str:
         """The annotation for ``t`` (inside ``wrap``); quoted where it names what is not defined yet.
@@ -79,7 +93,7 @@ class Context:
 
     def default(self, value: ir.JSON, t: ir.Type) -> tuple[str, str]:
         """The ``default``/``default_factory`` keyword for ``value``, a default of type ``t``."""
-        builder = Builder(self.declarations, self.variant.style, self.imports, self.variant.omitted)
+        builder = Builder(self.declarations, self.variant.style, self.imports, self.variant.omitted, self.enums)
         keyword, expression = builder.keyword(value, t)
         container = builder.container(value, t) if expression in ("list", "dict") else None
         if isinstance(container, ir.Array):  # typed, so that a type checker knows the item type
@@ -97,6 +111,8 @@ class Variant(Protocol):
     lazy_annotations: bool
     """``from __future__ import annotations``: class bodies may name what is defined later."""
     style: TypeStyle
+    enum_classes: bool
+    """May write enum definitions as ``StrEnum``/``IntEnum`` classes (``RenderOptions.enums``)."""
 
     def prepare(self, t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type: ...
 
@@ -111,12 +127,15 @@ class Variant(Protocol):
     def functional(self, model: ir.Model) -> bool: ...
 
 
-def build(module: ir.Module, variant: Variant, source: str) -> ModuleView:
+def build(module: ir.Module, variant: Variant, source: str, options: RenderOptions) -> ModuleView:
     declarations = {d.name: d for d in module.declarations}
-    ctx = Context(Imports(), variant, declarations, set(declarations))
-    views: list[ClassView | AliasView] = []
+    enums = _enum_members(module) if variant.enum_classes and options.enums == "class" else {}
+    ctx = Context(Imports(), variant, declarations, set(declarations), enums)
+    views: list[ClassView | AliasView | EnumView] = []
     for d in module.declarations:
-        if isinstance(d, ir.Alias):
+        if isinstance(d, ir.Alias) and d.name in enums:
+            views.append(_enum_view(d, enums[d.name], ctx.imports))
+        elif isinstance(d, ir.Alias):
             views.append(AliasView(d.name, ctx.annotate(d.type), doc(d.doc, "")))
         else:
             variant.class_imports(ctx.imports)
@@ -128,6 +147,24 @@ def build(module: ir.Module, variant: Variant, source: str) -> ModuleView:
         ctx.undefined.discard(d.name)
     imports = ctx.imports.lines(future=variant.lazy_annotations)
     return ModuleView(header(source), tuple(imports), tuple(views))
+
+
+def _enum_members(module: ir.Module) -> dict[str, dict[str | int, str]]:
+    """Aliases of a ``Literal`` of only strings or only integers, with a member name per value."""
+    found: dict[str, dict[str | int, str]] = {}
+    for d in module.declarations:
+        if isinstance(d, ir.Alias) and isinstance(d.type, ir.Literal):
+            kinds = {type(v) for v in d.type.values}
+            if kinds == {str} or kinds == {int}:
+                taken: set[str] = set()
+                found[d.name] = {v: enum_member(v, taken) for v in d.type.values if isinstance(v, (str, int))}
+    return found
+
+
+def _enum_view(alias: ir.Alias, members: Mapping[str | int, str], imports: Imports) -> EnumView:
+    base = imports.add("enum", "StrEnum" if all(isinstance(v, str) for v in members) else "IntEnum")
+    return EnumView(alias.name, base, tuple((name, literals.value(v)) for v, name in members.items()),
+                    doc(alias.doc, INDENT))
 
 
 def _keys_doc(model: ir.Model) -> str | None:
