@@ -65,7 +65,12 @@ def _generate(args: argparse.Namespace) -> int:
         stale = changes.written + changes.removed
         if stale:
             sys.stdout.write(job.diff(cfg.output, result.files, changes, label))
-            print(f"{label}/ is stale: {len(stale)} file(s) differ from what `make generate` writes", file=sys.stderr)
+            missing = [p for p in changes.written if not (cfg.output / p).exists()]
+            for title, paths in (("missing", missing), ("extra (their input is gone)", changes.removed)):
+                if paths:
+                    print(f"{title}:", *(f"  {label}/{p.as_posix()}" for p in paths), sep="\n", file=sys.stderr)
+            print(f"{label}/ is stale: {len(stale)} file(s) differ from what `make generate` writes; "
+                  "run `make generate`", file=sys.stderr)
             return 1
         print(f"{label}/ is up to date ({len(changes.unchanged)} files)", file=sys.stderr)
         return 0
