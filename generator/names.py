@@ -13,7 +13,10 @@ RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset
 #: Names a field must not take. A field is a class attribute, so it shadows only inside its class
 #: body: keywords, ``self`` (the generated ``__init__`` takes it) and the builtins that
 #: annotations use. Harmless builtins (``id``, ``type``, ``input``) stay as the wire has them.
-FIELD_RESERVED = frozenset(keyword.kwlist) | {"self", "str", "int", "float", "bool", "list", "dict"}
+FIELD_RESERVED = frozenset(keyword.kwlist) | {"self", "str", "int", "float", "bool", "list", "dict", "tuple"}
+#: Names the annotation of a value with this format uses: a field of the same class must not take them.
+FORMAT_NAMES = {"date-time": "datetime", "date": "datetime", "time": "datetime", "duration": "datetime",
+                "uuid": "uuid", "decimal": "decimal", "base64": "bytes"}
 
 
 def words(text: str) -> list[str]:

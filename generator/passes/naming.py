@@ -10,8 +10,9 @@ from dataclasses import replace
 
 from .. import ir
 from ..errors import Reporter
-from ..names import FIELD_RESERVED, OUTPUT_NAMES, RESERVED, identifier, unique
-from .walk import rename_all
+from ..names import FIELD_RESERVED, FORMAT_NAMES, OUTPUT_NAMES, RESERVED, identifier, portable_wire_name, unique
+from .walk import rename_all, types
+from .where import location
 
 
 def name(module: ir.Module, reporter: Reporter) -> ir.Module:
@@ -25,10 +26,18 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
     declarations = tuple(
         _name_fields(d, field_reserved) if isinstance(d, ir.Model) else d for d in module.declarations
     )
+    for d in declarations:
+        for f in d.fields if isinstance(d, ir.Model) else ():
+            if not portable_wire_name(f.wire_name):
+                reporter.warn(location(d, "properties", f.wire_name),
+                              f"the key {f.wire_name!r} holds a quote, backslash or control character, which msgspec "
+                              "cannot rename to; the msgspec variant has no field for it (it is ignored there)")
     return ir.Module(declarations, module.root)
 
 
 def _name_fields(model: ir.Model, reserved: frozenset[str]) -> ir.Model:
+    formats = {t.format for f in model.fields for t in types(f.type) if isinstance(t, ir.Scalar) and t.format}
+    reserved = reserved | {FORMAT_NAMES[f] for f in formats}
     taken: set[str] = set()
     fields = tuple(
         replace(f, name=unique(identifier(f.wire_name, style="snake", reserved=reserved), taken))
