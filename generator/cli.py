@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+import threading
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -17,13 +18,37 @@ from .ir_json import dumps
 from .render.format import FormatError
 
 
+#: Schemas nest; the pipeline recurses with them. A thread with a deep stack keeps a
+#: thousand-level schema from ending in RecursionError; deeper still is a clean error.
+STACK_BYTES = 512 * 1024 * 1024
+RECURSION_LIMIT = 60_000
+
+
 def main(argv: list[str] | None = None) -> int:
+    outcome: list[int] = []
+    threading.stack_size(STACK_BYTES)
+    worker = threading.Thread(target=lambda: outcome.append(_main(argv)))
+    worker.start()
+    worker.join()
+    return outcome[0] if outcome else 1
+
+
+def _main(argv: list[str] | None) -> int:
+    sys.setrecursionlimit(RECURSION_LIMIT)
     parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else 2
     try:
         return int(args.run(args))
     except SchemaError as exc:
         _report(exc.diagnostics)
+        if args.debug:
+            traceback.print_exc()
+        return 1
+    except RecursionError:
+        print("error: the schema nests too deeply for schemagen to follow", file=sys.stderr)
         if args.debug:
             traceback.print_exc()
         return 1

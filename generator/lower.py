@@ -34,6 +34,8 @@ NEVER = {"not": {}}
 VALUE_KEYWORDS = ("minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum",
                   "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems",
                   "minProperties", "maxProperties")
+MAX_TYPE_DEPTH = 64
+"""Nesting of one annotation (``list[list[...]]``); CPython's parser stops near 200 brackets."""
 ANY_KIND = ("string", "number", "boolean", "null", "array", "object")
 
 
@@ -52,6 +54,7 @@ class _Lowering:
         self.declarations: list[ir.Declaration | None] = []
         self.folding: set[str] = set()
         self.expanded: dict[int, tuple[Schema, Schema]] = {}
+        self.depth = 0
 
     def run(self) -> ir.Module:
         for key, definition in self.definitions.items():
@@ -61,6 +64,13 @@ class _Lowering:
     # Declarations -------------------------------------------------------------------------
 
     def declare(self, name: str, schema: Schema, *, inline: bool, null_at_refs: bool = False) -> None:
+        depth, self.depth = self.depth, 0  # a declaration starts a type expression of its own
+        try:
+            self._declare(name, schema, inline, null_at_refs)
+        finally:
+            self.depth = depth
+
+    def _declare(self, name: str, schema: Schema, inline: bool, null_at_refs: bool) -> None:
         """Append the declaration ``name`` for ``schema``; nested inline ones follow it.
 
         ``null_at_refs``: the schema also allows null, and its references say so (``X | None``):
@@ -114,6 +124,17 @@ class _Lowering:
 
     def type_of(self, schema: Schema, hint: str, *, top: bool = False) -> ir.Type:
         """The type of ``schema``; an object with properties becomes an inline model ``hint``."""
+        if self.depth >= MAX_TYPE_DEPTH:
+            self.reporter.error(schema.loc, f"a type nested more than {MAX_TYPE_DEPTH} levels deep",
+                                "Python cannot compile such an annotation; give an inner level a name of its own")
+            return ir.AnyType()
+        self.depth += 1
+        try:
+            return self._type_of(schema, hint, top)
+        finally:
+            self.depth -= 1
+
+    def _type_of(self, schema: Schema, hint: str, top: bool) -> ir.Type:
         key = self.defined.get(id(schema))
         if key is not None and not top:
             return ir.Ref(self.names[key])
