@@ -11,11 +11,12 @@ from .errors import Reporter
 from .schema import Schema
 
 #: JSON Schema / OpenAPI ``format`` values with a type of their own (others are plain strings).
+#: (``duration`` stays a string: ``P1Y`` is valid ISO 8601 but no ``timedelta``; a number with
+#: ``format: decimal`` stays a number: as ``Decimal`` msgspec would write it back as a string.)
 STRING_FORMATS: dict[str, ir.Format] = {
-    "date-time": "date-time", "date": "date", "time": "time", "duration": "duration",
-    "uuid": "uuid", "byte": "base64", "decimal": "decimal",
+    "date-time": "date-time", "date": "date", "time": "time", "uuid": "uuid", "byte": "base64", "decimal": "decimal",
 }
-NUMBER_FORMATS: dict[str, ir.Format] = {"decimal": "decimal"}
+NUMBER_FORMATS: dict[str, ir.Format] = {}
 INT64 = (-(2**63), 2**63 - 1)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import ir, passes
+from . import ir, passes, validate
 from .config import Config, InputSpec
 from .dialects import Dialect, normalise
 from .errors import Diagnostic, Location, Reporter, SchemaError
@@ -68,6 +68,8 @@ def to_ir(source: Input, root: Path, reporter: Reporter) -> ir.Module:
         raise SchemaError([Diagnostic(Location(source.display), "the folder holds no .json, .yaml or .yml file")])
     schemas = normalise(documents, folder=source.path.is_dir(), dialect=source.dialect,
                         default_name=pascal(source.path.stem) or "Model", reporter=reporter)
+    validate.check(schemas, reporter)
+    reporter.raise_errors()
     module = lower(schemas, reporter)
     reporter.raise_errors()
     module = passes.run(module, reporter)

@@ -79,6 +79,7 @@ class _Lowering:
         slot = len(self.declarations)
         self.declarations.append(None)
         origin = ir.Origin(schema.loc.path, schema.loc.pointer)
+        self.unsupported(schema)
         schema = self.expand(schema)
         doc = _text(schema.get("description"))
         if _is_model(schema):
@@ -141,9 +142,7 @@ class _Lowering:
         if schema == NEVER:
             self.reporter.warn(schema.loc, "a schema that accepts nothing is typed as Any")
             return ir.AnyType()
-        for keyword in UNSUPPORTED:
-            if keyword in schema:
-                self.reporter.warn(schema.loc.child(keyword), f"`{keyword}` is not supported; it is not enforced")
+        self.unsupported(schema)
         if "$ref" in schema and REF_ANNOTATIONS.issuperset(schema):
             return self.ref(schema)
         schema = self.expand(schema)
@@ -170,6 +169,11 @@ class _Lowering:
             return ir.union(*(self.of_kind(schema, k, hint) for k in ANY_KIND))
         return ir.AnyType()
 
+    def unsupported(self, schema: Schema) -> None:
+        for keyword in UNSUPPORTED:
+            if keyword in schema:
+                self.reporter.warn(schema.loc.child(keyword), f"`{keyword}` is not supported; it is not enforced")
+
     def expand(self, schema: Schema) -> Schema:
         """Fold ``allOf`` (and a ``$ref`` with constraining siblings) into one schema (once per schema)."""
         if id(schema) not in self.expanded:
@@ -177,6 +181,12 @@ class _Lowering:
         return self.expanded[id(schema)][1]
 
     def _expand(self, schema: Schema) -> Schema:
+        members = schema.get("allOf")
+        if isinstance(members, list) and len(members) == 1 and isinstance(members[0], Schema) \
+                and "$ref" in members[0] and REF_ANNOTATIONS.issuperset(members[0]) \
+                and REF_ANNOTATIONS.issuperset(set(schema) - {"allOf"}):
+            # `allOf: [{$ref: X}]` beside annotations only (the OpenAPI 3.0 way to document a ref) is X
+            return Schema({**{k: v for k, v in schema.items() if k != "allOf"}, "$ref": members[0]["$ref"]}, schema.loc)
         if "$ref" in schema and not REF_ANNOTATIONS.issuperset(schema):
             rest = {k: v for k, v in schema.items() if k not in ("$ref", "allOf")}
             members = [Schema({"$ref": schema["$ref"]}, schema.loc), *(schema.get("allOf") or [])]
@@ -219,7 +229,8 @@ class _Lowering:
         if kind == "null":
             return ir.Null()
         if kind == "array":
-            return constrain(self.array(schema, hint), kind, schema, self.reporter)
+            array = self.array(schema, hint)  # a tuple's length is its type: no limits on it
+            return array if isinstance(array, ir.Tuple) else constrain(array, kind, schema, self.reporter)
         if _is_model(schema):
             return self.inline(hint, schema)
         return constrain(ir.Map(self.extra_type(schema, hint)), kind, schema, self.reporter)
@@ -378,6 +389,10 @@ def _description(schema: Schema) -> str | None:
     own = _text(schema.get("description"))
     if own is not None:
         return own
+    for member in schema.get("allOf") or []:  # a property merged from several allOf members
+        found = _description(member) if isinstance(member, Schema) else None
+        if found:
+            return found
     for keyword in ("anyOf", "oneOf"):
         options = [s for s in schema.get(keyword) or [] if isinstance(s, Schema) and s.get("type") != "null"]
         if len(options) == 1:

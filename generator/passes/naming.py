@@ -19,7 +19,8 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
     reserved = RESERVED | OUTPUT_NAMES
     taken: set[str] = set()
     renamed: dict[str, str] = {}
-    for d in sorted(module.declarations, key=lambda d: d.inline):
+    # Names the schema gives first, and among them the ones already valid: those keep their name.
+    for d in sorted(module.declarations, key=lambda d: (d.inline, not _valid(d.name, reserved))):
         renamed[d.name] = unique(identifier(d.name, style="pascal", reserved=reserved), taken)
     module = rename_all(module, renamed.__getitem__)
     field_reserved = FIELD_RESERVED | OUTPUT_NAMES | taken
@@ -39,8 +40,11 @@ def _name_fields(model: ir.Model, reserved: frozenset[str]) -> ir.Model:
     formats = {t.format for f in model.fields for t in types(f.type) if isinstance(t, ir.Scalar) and t.format}
     reserved = reserved | {FORMAT_NAMES[f] for f in formats}
     taken: set[str] = set()
-    fields = tuple(
-        replace(f, name=unique(identifier(f.wire_name, style="snake", reserved=reserved), taken))
-        for f in model.fields
-    )
-    return replace(model, fields=fields)
+    names: dict[str, str] = {}
+    for f in sorted(model.fields, key=lambda f: not _valid(f.wire_name, reserved)):  # valid keys keep theirs
+        names[f.wire_name] = unique(identifier(f.wire_name, style="snake", reserved=reserved), taken)
+    return replace(model, fields=tuple(replace(f, name=names[f.wire_name]) for f in model.fields))
+
+
+def _valid(text: str, reserved: frozenset[str]) -> bool:
+    return identifier(text, style="snake", reserved=reserved) == text

@@ -33,10 +33,25 @@ def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
             for model, value in zip(members, found):
                 tags[model.name] = value if tags.get(model.name, value) == value else None
     tagged = tuple(
-        replace(d, tag=tags[d.name]) if isinstance(d, ir.Model) and tags.get(d.name) else d
+        _with_tag(d, tags[d.name]) if isinstance(d, ir.Model) and tags.get(d.name) else d
         for d in module.declarations
     )
     return ir.Module(tagged, module.root)
+
+
+def _with_tag(model: ir.Model, tag: ir.Tag | None) -> ir.Model:
+    """The model with its tag; a tag property typed only ``str`` becomes ``Literal[tag]`` (the
+    discriminator says so), so that a type checker can narrow the union on it."""
+    fields = tuple(
+        replace(f, type=ir.Literal((tag.value,))) if tag and f.wire_name == tag.field and _plain_string(f.type) else f
+        for f in model.fields
+    )
+    return replace(model, tag=tag, fields=fields)
+
+
+def _plain_string(t: ir.Type) -> bool:
+    bare = t.type if isinstance(t, ir.Constrained) else t
+    return bare == ir.Scalar("str")
 
 
 def _models(t: ir.Union, declarations: dict[str, ir.Declaration], seen: frozenset[str] = frozenset()) -> dict[str, ir.Model]:

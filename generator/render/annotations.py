@@ -65,13 +65,26 @@ def annotation(t: ir.Type, imports: Imports, style: TypeStyle) -> str:
 
 
 def meta_arguments(constraints: ir.Constraints) -> str:
-    """``msgspec.Meta`` keywords for what msgspec enforces (all but ``unique_items``)."""
+    """``msgspec.Meta`` keywords for what msgspec enforces exactly (see ``unenforced``)."""
     parts = []
     for f in fields(constraints):
         value = getattr(constraints, f.name)
-        if value is not None and f.name != "unique_items":
+        if value is not None and f.name != "unique_items" and not (f.name == "multiple_of" and _fractional(value)):
             parts.append(f"{f.name}={literals.value(value)}")
     return ", ".join(parts)
+
+
+def unenforced(constraints: ir.Constraints) -> ir.Constraints | None:
+    """What msgspec cannot check: unique items, and a fractional step (floating point gets
+    ``19.99`` "not a multiple of 0.01" wrong)."""
+    step = constraints.multiple_of if _fractional(constraints.multiple_of) else None
+    if not constraints.unique_items and step is None:
+        return None
+    return ir.Constraints(multiple_of=step, unique_items=constraints.unique_items)
+
+
+def _fractional(value: object) -> bool:
+    return isinstance(value, float) and not value.is_integer()
 
 
 def describe(constraints: ir.Constraints) -> str:

@@ -13,7 +13,7 @@ from typing import Literal, Protocol
 from .. import ir
 from . import literals
 from ..passes.walk import refs, types
-from .annotations import TypeStyle, annotation, describe
+from .annotations import TypeStyle, annotation, describe, unenforced
 from .defaults import Builder
 from ..names import enum_member
 from .imports import Imports
@@ -200,6 +200,6 @@ def constraints_note(t: ir.Type, *, enforced: bool) -> str | None:
     """The constraints on ``t`` in words (those msgspec cannot enforce, when the rest are)."""
     found = [n.constraints for n in types(t) if isinstance(n, ir.Constrained)]
     if enforced:
-        found = [ir.Constraints(unique_items=True) for c in found if c.unique_items]
+        found = [u for c in found if (u := unenforced(c)) is not None]
     text = "; ".join(describe(c) for c in found)
     return f"Constraints{' not enforced' if enforced else ''}: {text}." if text else None
