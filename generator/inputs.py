@@ -10,7 +10,7 @@ from .config import Config, InputSpec
 from .dialects import Dialect, normalise
 from .errors import Diagnostic, Location, Reporter, SchemaError
 from .load import SUFFIXES, read_document
-from .lower import lower
+from .lower import External, lower
 from .names import identifier, pascal
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +61,12 @@ def discover(config: Config) -> list[Input]:
     return inputs
 
 
-def to_ir(source: Input, root: Path, reporter: Reporter) -> ir.Module:
-    """Load, normalise, lower and run the passes; problems go to ``reporter`` (errors raise)."""
+def to_ir(source: Input, root: Path, reporter: Reporter, external: External | None = None) -> ir.Module:
+    """Load, normalise, lower and run the passes; problems go to ``reporter`` (errors raise).
+
+    ``external`` resolves references to other files (see ``link.Linker``); without it they are
+    unresolved.
+    """
     documents = [(_display(p, root), read_document(p, _display(p, root))) for p in source.files]
     if not documents:
         raise SchemaError([Diagnostic(Location(source.display), "the folder holds no .json, .yaml or .yml file")])
@@ -70,7 +74,7 @@ def to_ir(source: Input, root: Path, reporter: Reporter) -> ir.Module:
                         default_name=pascal(source.path.stem) or "Model", reporter=reporter)
     validate.check(schemas, reporter)
     reporter.raise_errors()
-    module = lower(schemas, reporter)
+    module = lower(schemas, reporter, external)
     reporter.raise_errors()
     module = passes.run(module, reporter)
     reporter.raise_errors()

@@ -36,9 +36,10 @@ class Null:
 
 @dataclass(frozen=True, slots=True)
 class Ref:
-    """A named declaration of the same module."""
+    """A named declaration of this module, or of the output package ``module`` (another input)."""
 
     name: str
+    module: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,12 @@ warning that names the keyword and its pointer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import ir
 from .constraints import constrain, scalar
-from .errors import Reporter
+from .errors import Location, Reporter, SchemaError
 from .merge import Conflict, fold
 from .names import pascal, unique
 from .schema import Schema, SchemaSet
@@ -39,14 +40,20 @@ MAX_TYPE_DEPTH = 64
 ANY_KIND = ("string", "number", "boolean", "null", "array", "object")
 
 
-def lower(schemas: SchemaSet, reporter: Reporter) -> ir.Module:
-    return _Lowering(schemas, reporter).run()
+#: Resolves a reference to another file (``schemas/other.json#/definitions/X``) to a type of the
+#: input made from that file; raises ``SchemaError`` when it cannot.
+External = Callable[[str, Location], ir.Type]
+
+
+def lower(schemas: SchemaSet, reporter: Reporter, external: External | None = None) -> ir.Module:
+    return _Lowering(schemas, reporter, external).run()
 
 
 class _Lowering:
-    def __init__(self, schemas: SchemaSet, reporter: Reporter) -> None:
+    def __init__(self, schemas: SchemaSet, reporter: Reporter, external: External | None) -> None:
         self.definitions = schemas.definitions
         self.reporter = reporter
+        self.external = external
         self.taken: set[str] = set()
         self.names = {key: unique(d.name, self.taken) for key, d in self.definitions.items()}
         #: A definition's schema object also met inside another schema is referenced, not copied.
@@ -263,6 +270,12 @@ class _Lowering:
 
     def ref(self, schema: Schema) -> ir.Type:
         target = schema["$ref"]
+        if isinstance(target, str) and target not in self.definitions and _is_file_ref(target) and self.external:
+            try:
+                return self.external(target, schema.loc.child("$ref"))
+            except SchemaError as exc:
+                self.reporter.errors.extend(exc.diagnostics)
+                return ir.AnyType()
         if not isinstance(target, str) or target not in self.definitions:
             hint = ("remote references are not fetched; vendor the document into schemas/"
                     if isinstance(target, str) and target.split(":", 1)[0] in ("http", "https")
@@ -339,6 +352,12 @@ class _Lowering:
             except Conflict as conflict:
                 self.reporter.warn(option.loc, f"this alternative can never match ({conflict.message}); it is left out")
         return kept
+
+
+def _is_file_ref(ref: str) -> bool:
+    """``schemas/other.json#/definitions/X``, as the normaliser writes a reference to another file."""
+    file = ref.split("#", 1)[0]
+    return bool(file) and ":" not in file.split("/", 1)[0]
 
 
 def _has_constant(schema: Schema, field: str) -> bool:

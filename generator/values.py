@@ -42,7 +42,9 @@ def fits(value: Any, t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> 
             return any(fits(value, m, declarations) for m in members)
         case ir.Constrained(inner, constraints):
             return fits(value, inner, declarations) and _within(value, constraints)
-        case ir.Ref(name):
+        case ir.Ref(name, module):
+            if module is not None:
+                return False  # another input's type: a default for it cannot be checked here
             target = declarations[name]
             if isinstance(target, ir.Alias):
                 return fits(value, target.type, declarations)

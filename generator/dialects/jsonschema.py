@@ -29,7 +29,7 @@ LEGACY_DRAFTS = ("draft-04", "draft-06", "draft-07", "draft-03")
 def normalise(document: Any, display: str, default_name: str, reporter: Reporter) -> SchemaSet:
     dialect = document.get("$schema") if isinstance(document, dict) else None
     legacy = isinstance(dialect, str) and any(d in dialect for d in LEGACY_DRAFTS)
-    canonical = _Refs(document, legacy).rewrite(document, "", "")
+    canonical = _Refs(document, legacy, display).rewrite(document, display, "")
     root = _rewrite(wrap(canonical, Location(display)), legacy, reporter)
     definitions: dict[str, Definition] = {}
     if isinstance(root, Schema) and set(root) - METADATA:
@@ -76,13 +76,13 @@ def _add_pointer_targets(root: Schema, definitions: dict[str, Definition]) -> No
 class _Refs:
     """Where each ``$id`` and ``$anchor`` of a document is, and ``$ref``s rewritten to pointers."""
 
-    def __init__(self, document: Any, legacy: bool) -> None:
+    def __init__(self, document: Any, legacy: bool, display: str) -> None:
         self.legacy = legacy
         self.id_key = "id" if legacy and isinstance(document, dict) and isinstance(document.get("id"), str) \
             and not isinstance(document.get("$id"), str) else "$id"
         self.bases: dict[str, str] = {}
         self.anchors: dict[str, str] = {}
-        self._index(document, "", "")
+        self._index(document, display, "")
 
     def _base(self, node: dict[str, Any], base: str) -> str:
         ident = node.get(self.id_key)
@@ -127,7 +127,9 @@ class _Refs:
     def resolve(self, ref: str, base: str) -> str:
         target, fragment = urldefrag(_join(base, ref))
         if target not in self.bases:
-            return ref
+            # Another file beside this one: ``schemas/other.json#/definitions/X`` (the linker's job).
+            is_file = ":" not in target.split("/", 1)[0] and not target.startswith("//")
+            return f"{target}#{unquote(fragment)}" if is_file and (fragment == "" or fragment.startswith("/")) else ref
         if fragment == "" or fragment.startswith("/"):
             return "#" + self.bases[target] + unquote(fragment)
         anchored = self.anchors.get(f"{target}#{fragment}")

@@ -46,8 +46,8 @@ def types(t: ir.Type) -> Iterator[ir.Type]:
 
 
 def refs(t: ir.Type) -> Iterator[str]:
-    """The declaration names ``t`` mentions."""
-    return (n.name for n in types(t) if isinstance(n, ir.Ref))
+    """The names of this module's declarations that ``t`` mentions (not those of other inputs)."""
+    return (n.name for n in types(t) if isinstance(n, ir.Ref) and n.module is None)
 
 
 def map_types(t: ir.Type, change: Callable[[ir.Type], ir.Type]) -> ir.Type:
@@ -60,7 +60,7 @@ def map_types(t: ir.Type, change: Callable[[ir.Type], ir.Type]) -> ir.Type:
 
 def map_refs(t: ir.Type, rename: Callable[[str], str]) -> ir.Type:
     def change(n: ir.Type) -> ir.Type:
-        if isinstance(n, ir.Ref):
+        if isinstance(n, ir.Ref) and n.module is None:
             return ir.Ref(rename(n.name))
         if isinstance(n, ir.Union) and n.tags:
             return replace(n, tags=tuple((rename(member), value) for member, value in n.tags))

@@ -25,6 +25,8 @@ class TypeStyle:
     """Formats with a Python type of their own; the rest stay their JSON type."""
     meta: bool
     """Constraints are enforced as ``Annotated[T, msgspec.Meta(...)]`` (else only documented)."""
+    module: str
+    """This variant's module name in each output package (another input's types come from there)."""
 
 
 def annotation(t: ir.Type, imports: Imports, style: TypeStyle) -> str:
@@ -41,8 +43,10 @@ def annotation(t: ir.Type, imports: Imports, style: TypeStyle) -> str:
                 return imports.add("typing", "Any")
             case ir.Null():
                 return "None"
-            case ir.Ref(name):
+            case ir.Ref(name, None):
                 return name
+            case ir.Ref(name, module):
+                return f"{imports.add_sibling(module, style.module)}.{name}"
             case ir.Array(item):
                 return f"list[{spell(item)}]"
             case ir.Map(value):

@@ -13,7 +13,7 @@ from .view import Context, FieldView, constraints_note, field_doc, with_field_ca
 name = "dataclass"
 template = "dataclass.py.jinja"
 lazy_annotations = True
-style = TypeStyle(formats=RICH_FORMATS, meta=False)
+style = TypeStyle(formats=RICH_FORMATS, meta=False, module="dataclass_models")
 enum_classes = True
 
 

@@ -43,7 +43,7 @@ class Builder:
                 return self.container(value, inner)
             case ir.Union(members):
                 return self.container(value, next(m for m in members if fits(value, m, self.declarations)))
-            case ir.Ref(name) if isinstance(self.declarations[name], ir.Alias):
+            case ir.Ref(name) if isinstance(self.declarations.get(name), ir.Alias):
                 return self.container(value, self.declarations[name].type)  # type: ignore[union-attr]
         return t
 

@@ -9,6 +9,13 @@ class Imports:
     def __init__(self) -> None:
         self._names: dict[str, set[str]] = {}
         self._modules: set[str] = set()
+        self._siblings: dict[str, str] = {}
+
+    def add_sibling(self, package: str, module: str) -> str:
+        """Record ``from ..package import module as _package`` (another input's module); the alias."""
+        alias = f"_{package}"
+        self._siblings[alias] = f"from ..{package} import {module} as {alias}"
+        return alias
 
     def add_module(self, module: str) -> str:
         """Record ``import module``."""
@@ -21,8 +28,9 @@ class Imports:
         return name
 
     def lines(self, *, future: bool) -> list[str]:
-        """``from __future__`` first, then the standard library, then third-party packages."""
-        groups: list[list[str]] = [["from __future__ import annotations"] if future else [], [], []]
+        """``from __future__`` first, then the standard library, third-party packages, other inputs."""
+        groups: list[list[str]] = [["from __future__ import annotations"] if future else [], [], [],
+                                   [self._siblings[a] for a in sorted(self._siblings)]]
         for module in sorted(self._modules):
             groups[2 if module in THIRD_PARTY else 1].append(f"import {module}")
         for module in sorted(self._names):

@@ -21,7 +21,7 @@ from .view import Context, FieldView, constraints_note, field_doc, with_field_ca
 name = "msgspec"
 template = "msgspec.py.jinja"
 lazy_annotations = True
-style = TypeStyle(formats=RICH_FORMATS, meta=True)
+style = TypeStyle(formats=RICH_FORMATS, meta=True, module="msgspec_models")
 enum_classes = True
 
 

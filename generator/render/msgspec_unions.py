@@ -108,6 +108,8 @@ def _object_kind(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> str 
     t = _bare(t)
     if isinstance(t, ir.Map):
         return "dict"
+    if isinstance(t, ir.Ref) and t.module is not None:
+        return "untagged"  # another input's type, maybe a Struct: the safe assumption
     if isinstance(t, ir.Ref):
         d = declarations.get(t.name)
         if isinstance(d, ir.Model):

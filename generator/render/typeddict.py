@@ -21,7 +21,7 @@ from .view import Context, FieldView, constraints_note, field_doc
 name = "typeddict"
 template = "typeddict.py.jinja"
 lazy_annotations = False
-style = TypeStyle(formats={}, meta=False)
+style = TypeStyle(formats={}, meta=False, module="typeddict_models")
 enum_classes = False
 
 
