@@ -77,6 +77,12 @@ def _parser() -> argparse.ArgumentParser:
     ir.add_argument("path", type=Path)
     ir.add_argument("--dialect", choices=DIALECTS, default="auto")
     ir.set_defaults(run=_ir)
+
+    diff = commands.add_parser("diff", help="list the model changes since a git revision, breaking ones first")
+    diff.add_argument("--base", default="HEAD", metavar="REV", help="the git revision to compare with (default: HEAD)")
+    diff.add_argument("--format", choices=("text", "markdown"), default="text")
+    diff.add_argument("--fail-on-breaking", action="store_true", help="exit 1 when a change is breaking")
+    diff.set_defaults(run=_diff)
     return parser
 
 
@@ -123,6 +129,21 @@ def _render(args: argparse.Namespace) -> int:
 
 def _ir(args: argparse.Namespace) -> int:
     return _one(args, lambda module, display, cfg: dumps(module))
+
+
+def _diff(args: argparse.Namespace) -> int:
+    """The inputs at ``--base`` and in the working tree, lowered and compared; one line per change."""
+    from . import changes, report, revision
+
+    try:
+        old, new = revision.then_and_now(args.project, args.base)
+    except revision.RevisionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    found = changes.compare_all(old, new)
+    sys.stdout.write(report.markdown(found) if args.format == "markdown" else report.text(found))
+    print(report.summary(found, args.base), file=sys.stderr)
+    return 1 if args.fail_on_breaking and any(c.breaking for c in found) else 0
 
 
 def _report(diagnostics: list[Diagnostic]) -> None:

@@ -1,0 +1,49 @@
+"""Model changes as text for a terminal, or as a Markdown table for a pull request."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import groupby
+
+from .changes import SEVERITIES, Change, Severity
+
+LABELS: dict[Severity, str] = {"breaking": "BREAKING", "compatible": "compatible", "docs": "docs"}
+WIDTH = max(map(len, LABELS.values()))
+NOTHING = "no model changes\n"
+MARKDOWN_PUNCTUATION = set("\\`*_[]<>|~")
+
+
+def _package(change: Change) -> str:
+    return change.where.split(".", 1)[0]
+
+
+def text(changes: list[Change]) -> str:
+    """One line per change (label padded to a column), a blank line between output packages."""
+    if not changes:
+        return NOTHING
+    groups = ["".join(f"{LABELS[c.severity]:<{WIDTH}} {c.where}: {c.what}\n" for c in group)
+              for _, group in groupby(changes, key=_package)]
+    return "\n".join(groups)
+
+
+def markdown(changes: list[Change]) -> str:
+    """A table ``| change | where | what |``, one row per change."""
+    if not changes:
+        return NOTHING
+    rows = ["| change | where | what |", "| --- | --- | --- |"]
+    for c in changes:
+        label = f"**{LABELS[c.severity]}**" if c.breaking else LABELS[c.severity]
+        rows.append(f"| {label} | `{c.where}` | {_cell(c.what)} |")
+    return "\n".join(rows) + "\n"
+
+
+def _cell(value: str) -> str:
+    """Shown as written: Markdown punctuation escaped, a pipe would end the cell, a newline the row."""
+    return " ".join("".join("\\" + ch if ch in MARKDOWN_PUNCTUATION else ch for ch in value).split())
+
+
+def summary(changes: list[Change], rev: str) -> str:
+    """One line for stderr: how many of each kind, since ``rev``."""
+    counts = Counter(c.severity for c in changes)
+    parts = ", ".join(f"{counts[s]} {s}" for s in SEVERITIES)
+    return f"changes since {rev}: {parts}"
