@@ -15,6 +15,8 @@ from .config import ALL_VARIANTS, DIALECTS, InputSpec
 from .errors import Diagnostic, Reporter, SchemaError
 from .inputs import discover, to_ir
 from .ir_json import dumps
+from .link import Linker
+from .positions import locate
 from .render.format import FormatError
 
 
@@ -43,7 +45,7 @@ def _main(argv: list[str] | None) -> int:
     try:
         return int(args.run(args))
     except SchemaError as exc:
-        _report(exc.diagnostics)
+        _report(exc.diagnostics, args.project)
         if args.debug:
             traceback.print_exc()
         return 1
@@ -60,6 +62,7 @@ def _main(argv: list[str] | None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="schemagen", description="Typed Python models from JSON Schema and OpenAPI.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
     parser.add_argument("--project", type=Path, default=Path("."), help="project root (where pyproject.toml is)")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
@@ -89,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
 def _generate(args: argparse.Namespace) -> int:
     cfg = configuration.load(args.project)
     result = job.plan(cfg)
-    _report(result.warnings)
+    _warn(args, result.warnings)
     changes = job.compare(cfg.output, result.files)
     label = cfg.output.resolve().relative_to(cfg.root.resolve()).as_posix()
     if args.check:
@@ -115,9 +118,12 @@ def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
     cfg = configuration.load(args.project)
     spec = InputSpec(str(args.path), None, args.dialect)
     [source] = discover(dataclasses.replace(cfg, inputs=(spec,)))
-    reporter = Reporter()
-    module = to_ir(source, cfg.root, reporter)
-    _report(reporter.warnings)
+    try:  # the project's other inputs, for references to them
+        others = [o for o in discover(cfg) if o.display != source.display]
+    except SchemaError:
+        others = []
+    module, warnings = Linker([*others, source], cfg.root).lower(source)
+    _warn(args, warnings)
     sys.stdout.write(emit(module, source.display, cfg))
     return 0
 
@@ -146,6 +152,18 @@ def _diff(args: argparse.Namespace) -> int:
     return 1 if args.fail_on_breaking and any(c.breaking for c in found) else 0
 
 
-def _report(diagnostics: list[Diagnostic]) -> None:
+def _warn(args: argparse.Namespace, warnings: list[Diagnostic]) -> None:
+    """Print the warnings; with ``--strict`` they are errors (nothing is written)."""
+    if args.strict and warnings:
+        raise SchemaError([dataclasses.replace(w, severity="error") for w in warnings])
+    _report(warnings)
+
+
+def _report(diagnostics: list[Diagnostic], root: Path | None = None) -> None:
+    """One line each; an error in a file gets the line and column of its pointer."""
     for d in diagnostics:
+        if root is not None and d.severity == "error" and d.location.line is None:
+            position = locate(root / d.location.path, d.location.pointer)
+            if position is not None:
+                d = dataclasses.replace(d, location=dataclasses.replace(d.location, line=position[0], column=position[1]))
         print(d, file=sys.stderr)

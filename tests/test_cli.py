@@ -70,7 +70,7 @@ def test_dangling_reference_is_a_clear_error_and_writes_nothing(tmp_path: Path) 
     result = run(tmp_path, "generate")
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
-    assert ("schemas/openai/ChatCompletionChoice.json: #/properties/message/$ref: "
+    assert ("schemas/openai/ChatCompletionChoice.json:18:15: #/properties/message/$ref: "
             "unresolved reference '#/components/schemas/ChatCompletionAssistantMessage'") in result.stderr
     assert "'#/components/schemas/TokenLogprob'" in result.stderr
     assert not (tmp_path / "generated").exists()
@@ -148,3 +148,20 @@ def test_console_script_is_installed() -> None:
     script = Path(sys.executable).parent / "schemagen"
     result = subprocess.run([str(script), "--help"], capture_output=True, text=True)
     assert result.returncode == 0 and "generate" in result.stdout
+
+
+def test_strict_turns_warnings_into_errors_and_writes_nothing(project: Path) -> None:
+    (project / "schemas" / "loose.json").write_text(json.dumps(
+        {"title": "Loose", "type": "object", "properties": {"a": {"type": "string", "not": {"const": "x"}}}}))
+    assert run(project, "generate").returncode == 0
+    shutil.rmtree(project / "generated")
+    result = run(project, "--strict", "generate")
+    assert result.returncode == 1 and "#/properties/a/not: `not` is not supported" in result.stderr
+    assert not (project / "generated").exists()
+
+
+def test_an_invalid_schema_is_an_error_with_line_and_column(project: Path) -> None:
+    (project / "schemas" / "typo.json").write_text('{\n  "title": "Typo",\n  "properties": {\n    "a": {"type": "strng"}\n  }\n}\n')
+    result = run(project, "generate")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "schemas/typo.json:4:19: #/properties/a/type: not a valid schema" in result.stderr

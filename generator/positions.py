@@ -1,0 +1,30 @@
+"""Line and column of a JSON pointer in a JSON or YAML file, for messages (computed on demand)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def locate(file: Path, pointer: str) -> tuple[int, int] | None:
+    """1-based (line, column) of the value at ``pointer``, or of its nearest parent that exists."""
+    try:
+        node = yaml.compose(file.read_text(encoding="utf-8"), Loader=_Loader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    if node is None:
+        return None
+    for raw in pointer.split("/")[1:] if pointer else []:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        child = None
+        if isinstance(node, yaml.MappingNode):
+            child = next((value for key, value in node.value if getattr(key, "value", None) == token), None)
+        elif isinstance(node, yaml.SequenceNode) and token.isdigit() and int(token) < len(node.value):
+            child = node.value[int(token)]
+        if child is None:
+            break
+        node = child
+    return node.start_mark.line + 1, node.start_mark.column + 1
