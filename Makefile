@@ -14,7 +14,7 @@ check: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m generator generate --check
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2 --dist loadfile
 
 # Rewrite the expected outputs of tests/golden/ from the current generator.
 # Read `git diff tests/golden` before you commit the result.
