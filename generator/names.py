@@ -6,6 +6,7 @@ import builtins
 import keyword
 import re
 import unicodedata
+from collections.abc import Container
 
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W_]+")
 #: Names a class must not take: keywords, soft keywords and builtins (it would shadow them).
@@ -34,7 +35,7 @@ def snake(text: str) -> str:
     return "_".join(w.lower() for w in words(text))
 
 
-def identifier(text: str, *, style: str, reserved: frozenset[str] | set[str] = RESERVED) -> str:
+def identifier(text: str, *, style: str, reserved: Container[str] = RESERVED) -> str:
     """A valid Python identifier close to ``text`` that is not in ``reserved``.
 
     A valid ASCII identifier is kept as it is; anything else is rebuilt from its words in

@@ -6,6 +6,7 @@ when it is already a valid identifier, and win over inline declarations on a cla
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import replace
 
 from .. import ir
@@ -36,9 +37,9 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
     return ir.Module(declarations, module.root)
 
 
-def _name_fields(model: ir.Model, reserved: frozenset[str]) -> ir.Model:
+def _name_fields(model: ir.Model, module_reserved: frozenset[str]) -> ir.Model:
     formats = {t.format for f in model.fields for t in types(f.type) if isinstance(t, ir.Scalar) and t.format}
-    reserved = reserved | {FORMAT_NAMES[f] for f in formats}
+    reserved = _Both(module_reserved, {FORMAT_NAMES[f] for f in formats})
     taken: set[str] = set()
     names: dict[str, str] = {}
     for f in sorted(model.fields, key=lambda f: not _valid(f.wire_name, reserved)):  # valid keys keep theirs
@@ -46,5 +47,15 @@ def _name_fields(model: ir.Model, reserved: frozenset[str]) -> ir.Model:
     return replace(model, fields=tuple(replace(f, name=names[f.wire_name]) for f in model.fields))
 
 
-def _valid(text: str, reserved: frozenset[str]) -> bool:
+def _valid(text: str, reserved: Container[str]) -> bool:
     return identifier(text, style="snake", reserved=reserved) == text
+
+
+class _Both:
+    """Two sets seen as one, without copying the large one for every model."""
+
+    def __init__(self, large: Container[str], small: Container[str]) -> None:
+        self.large, self.small = large, small
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.small or name in self.large
