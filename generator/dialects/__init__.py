@@ -31,4 +31,8 @@ def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialec
             raise SchemaError([Diagnostic(Location(display, key), f"unsupported OpenAPI version {version!r}",
                                           "schemagen reads Swagger 2.0 and OpenAPI 3.0/3.1")])
         return openapi.normalise_document(document, display)
+    if dialect == "auto" and not jsonschema.looks_like_a_schema(document):
+        raise SchemaError([Diagnostic(Location(display), "neither a JSON Schema nor an OpenAPI document: "
+                                      "no schema keyword, no `openapi:`, no component `$id`",
+                                      "check the file, or set its dialect under [[tool.schemagen.inputs]]")])
     return jsonschema.normalise(document, display, default_name, reporter)

@@ -26,6 +26,22 @@ LEGACY_REF_SIBLINGS = frozenset({"$ref", "description", "title", "default", "exa
 LEGACY_DRAFTS = ("draft-04", "draft-06", "draft-07", "draft-03")
 
 
+#: Every keyword of JSON Schema draft-04 to 2020-12 that says something about values or structure.
+SCHEMA_KEYWORDS = frozenset({
+    "$schema", "$ref", "$defs", "definitions", "type", "properties", "required", "items", "prefixItems",
+    "additionalItems", "additionalProperties", "patternProperties", "anyOf", "oneOf", "allOf", "not", "enum",
+    "const", "if", "then", "else", "minLength", "maxLength", "pattern", "format", "minimum", "maximum",
+    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "contains",
+    "minProperties", "maxProperties", "propertyNames", "dependencies", "dependentSchemas", "dependentRequired",
+    "unevaluatedProperties", "unevaluatedItems", "$id", "id", "$anchor", "$dynamicRef", "$recursiveRef",
+})
+
+
+def looks_like_a_schema(document: dict[str, Any]) -> bool:
+    """An empty schema (``{}``, anything goes) or one with at least one schema keyword."""
+    return not document or bool(SCHEMA_KEYWORDS & document.keys())
+
+
 def normalise(document: Any, display: str, default_name: str, reporter: Reporter) -> SchemaSet:
     dialect = document.get("$schema") if isinstance(document, dict) else None
     legacy = isinstance(dialect, str) and any(d in dialect for d in LEGACY_DRAFTS)
