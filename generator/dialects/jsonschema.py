@@ -22,7 +22,8 @@ METADATA = frozenset(
 )
 DEFINITION_CONTAINERS = ("definitions", "$defs")
 #: Keywords that may stand beside ``$ref`` in drafts 4 to 7, where other siblings are ignored.
-LEGACY_REF_SIBLINGS = frozenset({"$ref", "description", "title", "default", "examples", "$comment"})
+LEGACY_REF_SIBLINGS = frozenset({"$ref", "description", "title", "default", "examples", "$comment", "$schema", "$id",
+                                 "id", "definitions", "$defs"})
 LEGACY_DRAFTS = ("draft-04", "draft-06", "draft-07", "draft-03")
 
 

@@ -26,6 +26,8 @@ def _legal_union(union: ir.Union, declarations: Mapping[str, ir.Declaration]) ->
     members = [m for member in union.members for m in _expand_alias(member, declarations)]
     if _is_legal(members, declarations):
         return union
+    # The members now include what aliases stood for: their own unions need the same care.
+    members = [legal(m, declarations) for m in members]
     if len({_string_kind(m) for m in members} - {None}) > 1:
         members = [_plain_string(m) for m in members]
     for kind in ("str", "int", "float", "bool"):
