@@ -312,7 +312,7 @@ def test_a_schema_that_fails_now_or_then_is_reported(repo: Path) -> None:
     write(repo / "schemas" / "shop.json", schema)
     now = run(repo, "diff")
     assert now.returncode == 1 and now.stdout == "" and "Traceback" not in now.stderr
-    assert "schemas/shop.json: #/properties/customer/$ref: unresolved reference '#/$defs/Nobody'" in now.stderr
+    assert "schemas/shop.json:52:15: #/properties/customer/$ref: unresolved reference '#/$defs/Nobody'" in now.stderr
     git(repo, "commit", "-q", "-am", "broken")
     write(repo / "schemas" / "shop.json", SHOP)
     then = run(repo, "diff")
