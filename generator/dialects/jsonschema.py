@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
-from ..errors import Location, Reporter, pointer
+from ..errors import Diagnostic, Location, Reporter, SchemaError, pointer
 from ..schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP, Definition, Schema, SchemaSet, wrap
 from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas, tuple_items
 
@@ -54,7 +54,10 @@ def normalise(document: Any, display: str, default_name: str, reporter: Reporter
         title = root.get("title")
         definitions["#"] = Definition("#", title if isinstance(title, str) and title.strip() else default_name, body)
     for container in DEFINITION_CONTAINERS:
-        for name, schema in (root.get(container) or {}).items():
+        found = root.get(container) or {}
+        if not isinstance(found, dict):
+            raise SchemaError([Diagnostic(root.loc.child(container), f"`{container}` must be an object of schemas")])
+        for name, schema in found.items():
             key = "#" + pointer(container, name)
             definitions[key] = Definition(key, name, schema)
     _add_pointer_targets(root, definitions)

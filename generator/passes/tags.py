@@ -70,7 +70,8 @@ def _tags(members: list[ir.Model], field: str | None, given: dict[str, str]) -> 
     candidates = [field] if field else [f.wire_name for f in members[0].fields]
     for wire in candidates:
         values = [given.get(m.name) or _constant(m, wire) for m in members]
-        if all(v is not None for v in values) and len(set(values)) == len(values):
+        same_kind = len({type(v) for v in values}) == 1  # msgspec: tags are all strings or all integers
+        if all(v is not None for v in values) and len(set(values)) == len(values) and same_kind:
             return [ir.Tag(wire, v) for v in values if v is not None]
     return None
 

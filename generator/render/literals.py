@@ -47,6 +47,15 @@ def value(data: Any) -> str:
     raise TypeError(f"not a JSON value: {type(data).__name__}")
 
 
+def _docstring_char(text: str, i: int) -> str:
+    """A quote that another quote follows, or that ends the text, is escaped: no ``\"\"\"`` can end
+    the docstring early, and none can merge with its closing quotes."""
+    char = text[i]
+    if char == '"':
+        return '\\"' if i + 1 == len(text) or text[i + 1] == '"' else '"'
+    return char if char in "\n\t" else _escape(char)
+
+
 def docstring(text: str, indent: str) -> str:
     """A triple-quoted docstring for ``text``: tidy layout, exact characters, nothing can escape it."""
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
@@ -55,9 +64,7 @@ def docstring(text: str, indent: str) -> str:
     while lines and not lines[-1]:
         lines.pop()
     body = "\n".join(lines).lstrip()
-    escaped = "".join(c if c in "\n\t" else _escape(c) for c in body).replace('"""', '""\\"')
-    if escaped.endswith('"'):
-        escaped = escaped[:-1] + '\\"'
+    escaped = "".join(_docstring_char(body, i) for i in range(len(body)))
     first, *rest = escaped.split("\n")
     if not rest:
         return f'"""{first}"""'
