@@ -16,7 +16,7 @@ from conftest import shared
 ENFORCED: tuple[str, ...] = (
     "additionalItems", "allOf", "anchor", "anyOf", "default", "exclusiveMaximum", "exclusiveMinimum",
     "infinite-loop-detection", "maxItems", "maxLength", "maxProperties", "maximum", "minItems",
-    "minLength", "minProperties", "minimum", "oneOf", "pattern",
+    "minLength", "minProperties", "minimum", "multipleOf", "oneOf", "pattern",
 )
 # WIDENED: read as annotations, or not enforced with a warning; the wider type accepts every valid value.
 WIDENED: tuple[str, ...] = (
@@ -27,7 +27,7 @@ WIDENED: tuple[str, ...] = (
 SUPPORTED = ENFORCED + WIDENED
 # Left out, by deliberate difference (README.md, "Conformance"): a schema with object keywords and no
 # `type` is an object, one with `items` an array (properties, required, additionalProperties,
-# patternProperties, items, prefixItems, ref); `1.0` is not an integer (type, const, enum); msgspec's
+# patternProperties, items, prefixItems, ref); `1.0` is not an integer (type, const, enum);
 # float `multipleOf` is inexact (multipleOf); a custom meta-schema's vocabulary is not read (vocabulary).
 
 MIN_GENERATED = {"draft7": 200, "draft2020-12": 300}
