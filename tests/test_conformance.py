@@ -28,7 +28,7 @@ SUPPORTED = ENFORCED + WIDENED
 # Left out, by deliberate difference (README.md, "Conformance"): a schema with object keywords and no
 # `type` is an object, one with `items` an array (properties, required, additionalProperties,
 # patternProperties, items, prefixItems, ref); `1.0` is not an integer (type, const, enum);
-# float `multipleOf` is inexact (multipleOf); a custom meta-schema's vocabulary is not read (vocabulary).
+# a custom meta-schema's vocabulary is not read (vocabulary).
 
 MIN_GENERATED = {"draft7": 200, "draft2020-12": 300}
 """At least this many cases of each draft must turn into a decoder (221 and 319 today)."""
