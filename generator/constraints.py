@@ -84,6 +84,7 @@ def _ints(schema: Schema, **names: str) -> dict[str, int]:
     out = {}
     for name, keyword in names.items():
         value = schema.get(keyword)
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 and float(value).is_integer():
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= INT64[1] \
+                and float(value).is_integer():
             out[name] = int(value)
     return out

@@ -317,7 +317,8 @@ class _Lowering:
         if any(k in base for k in ("properties", "type", "required", "additionalProperties")):
             options = self.distribute(base, options)
             if not options:
-                self.reporter.error(schema.loc.child(keyword), "no alternative can match the schema around it")
+                self.reporter.warn(schema.loc.child(keyword), "no alternative can match the schema around it, "
+                                   "so no value is valid; typed as Any")
                 return ir.AnyType()
         real = [s for s in options if s.get("type") != "null"]
         members = [self.type_of(o, hint if len(real) == 1 else f"{hint}Option{i}") for i, o in enumerate(options, 1)]

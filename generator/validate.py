@@ -18,6 +18,8 @@ from .errors import Location, Reporter
 from .schema import Schema, SchemaSet
 
 _VALIDATOR = Draft7Validator(Draft7Validator.META_SCHEMA)
+#: Keywords whose values are maps of names to schemas (a name there is no keyword).
+NAMED_SCHEMAS = frozenset({"properties", "patternProperties", "definitions", "$defs", "dependentSchemas"})
 #: Keywords whose misuse cannot change a generated type: a warning, not an error.
 HARMLESS = frozenset({"$comment", "$anchor", "$recursiveAnchor", "$dynamicAnchor", "title", "description",
                       "examples", "deprecated", "readOnly", "writeOnly", "format", "contentMediaType",
@@ -28,9 +30,11 @@ TYPE_HINT = "a type is one of: array, boolean, integer, null, number, object, st
 def check(schemas: SchemaSet, reporter: Reporter) -> None:
     for definition in schemas.definitions.values():
         for error in _VALIDATOR.iter_errors(definition.schema):
+            while error.context:  # "valid under none of" a choice: the deepest problem inside it
+                error = max(error.context, key=lambda e: len(e.absolute_path))
             path = list(error.absolute_path)
             where = _locate(definition.schema, path)
-            keyword = path[-1] if path else None
+            keyword = path[-1] if path and (len(path) < 2 or path[-2] not in NAMED_SCHEMAS) else None
             if error.validator == "uniqueItems" or keyword in HARMLESS:
                 reporter.warn(where, f"not a valid schema, read anyway: {_message(error)}")
             else:

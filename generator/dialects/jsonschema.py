@@ -8,6 +8,7 @@ report as unresolved.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
@@ -60,7 +61,7 @@ def normalise(document: Any, display: str, default_name: str, reporter: Reporter
         for name, schema in found.items():
             key = "#" + pointer(container, name)
             definitions[key] = Definition(key, name, schema)
-    _add_pointer_targets(root, definitions)
+    _add_pointer_targets(root, definitions, lambda raw, where: _rewrite(wrap(raw, where), legacy, reporter))
     return SchemaSet(definitions)
 
 
@@ -79,14 +80,18 @@ def _rewrite(schema: Schema, legacy: bool, reporter: Reporter) -> Schema:
     return schema
 
 
-def _add_pointer_targets(root: Schema, definitions: dict[str, Definition]) -> None:
-    """A ``$ref`` to ``#/properties/a`` makes that subschema a definition (the same object)."""
+def _add_pointer_targets(root: Schema, definitions: dict[str, Definition],
+                         read: Callable[[dict[str, Any], Location], Schema]) -> None:
+    """A ``$ref`` to ``#/properties/a`` makes that subschema a definition (the same object); a
+    pointer into a plain object (``#/definitions/group/item``) reads the schema found there."""
     pending = list(definitions.values())
     while pending:
         for ref in _refs(pending.pop().schema):
             if ref in definitions or not ref.startswith("#/"):
                 continue
             target = _follow(root, ref[1:])
+            if isinstance(target, dict) and not isinstance(target, Schema):
+                target = read(target, Location(root.loc.path, ref[1:]))
             if isinstance(target, Schema):
                 name = ref.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
                 definitions[ref] = Definition(ref, name, target)

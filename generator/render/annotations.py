@@ -55,7 +55,8 @@ def annotation(t: ir.Type, imports: Imports, style: TypeStyle) -> str:
                 return "tuple[" + (", ".join(map(spell, items)) or "()") + "]"
             case ir.Constrained(inner, constraints):
                 meta = meta_arguments(constraints)
-                if not style.meta or not meta:
+                rich = isinstance(inner, ir.Scalar) and inner.format in style.formats  # a date has no length
+                if not style.meta or not meta or rich:
                     return spell(inner)
                 annotated = imports.add("typing", "Annotated")
                 return f"{annotated}[{spell(inner)}, {imports.add('msgspec', 'Meta')}({meta})]"
