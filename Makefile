@@ -16,6 +16,30 @@ test: $(STAMP)
 	$(PY) -m generator generate --check
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
+# The generator on every SchemaStore schema (or `make corpus CORPUS=<folder>` with json/, test/,
+# negative_test/), beside datamodel-code-generator: a Markdown table on stdout, details in
+# $(CORPUS_REPORT).
+CORPUS ?= ../shared/corpora/schemastore
+CORPUS_REPORT ?= $${TMPDIR:-/tmp}/corpus-report.md
+corpus: $(STAMP)
+	$(PY) bench/corpus.py --corpus "$(CORPUS)" --report "$(CORPUS_REPORT)"
+
+# A long random fuzzing run (tests/test_fuzz.py; `make test` runs a short derandomized one).
+FUZZ_EXAMPLES ?= 2000
+fuzz: $(STAMP)
+	SCHEMAGEN_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q tests/test_fuzz.py
+
+.PHONY: corpus fuzz
+
+# schemagen beside datamodel-code-generator (cold, no-op and one-component-edit runs on the seeds and
+# on OpenAI's description, and subsets of it): one Markdown table on stdout. Takes minutes; not part of
+# `make test`. `make bench BENCH=--quick`: one repetition, smaller subsets.
+BENCH ?=
+bench: $(STAMP)
+	$(PY) bench/run.py $(BENCH)
+
+.PHONY: bench
+
 # Rewrite the expected outputs of tests/golden/ from the current generator.
 # Read `git diff tests/golden` before you commit the result.
 golden: $(STAMP)

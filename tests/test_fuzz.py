@@ -1,0 +1,189 @@
+"""Fuzzing: random schemas and mutations of the seed schemas either give good code or a clean error.
+
+For every input hypothesis makes (tests/fuzz_strategies.py), the generator must either report a
+clean ``SchemaError`` or write, for each variant, code that compiles and imports, whose msgspec
+variant lets msgspec build a decoder for every type it defines, and that passes ``mypy --strict``.
+Any other exception is a bug, which hypothesis shrinks to a small schema.
+
+mypy on every example is slow, so each test writes the modules of its passing examples into one
+package and runs mypy once at the end (on a sample of at most ``MYPY_SAMPLE`` examples).
+
+``make test`` runs a bounded, derandomized profile (``EXAMPLES`` per test); ``make fuzz`` sets
+``SCHEMAGEN_FUZZ_EXAMPLES`` (e.g. 2000) for a long, random run whose failures hypothesis keeps in
+``$TMPDIR/schemagen-hypothesis`` and replays first next time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis.strategies import SearchStrategy
+from mypy import api
+
+from conftest import ROOT
+from fuzz_strategies import Case, documents, mutations
+from generator import render
+from generator.config import ALL_VARIANTS
+from generator.errors import Reporter, SchemaError
+from generator.inputs import Input, to_ir
+
+
+def _runner() -> ModuleType:
+    """bench/corpus.py (for ``exec_module`` and ``check_msgspec_types``)."""
+    name = "schemagen_bench_corpus"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / "corpus.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+corpus = _runner()
+
+LONG_RUN = os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES")
+EXAMPLES = int(LONG_RUN) if LONG_RUN else 50
+MYPY_SAMPLE = int(os.environ.get("SCHEMAGEN_FUZZ_MYPY_SAMPLE", "300"))
+
+_common = dict(deadline=None, suppress_health_check=list(HealthCheck), print_blob=True, max_examples=EXAMPLES)
+if LONG_RUN:
+    PROFILE = settings(**_common, derandomize=False,  # type: ignore[arg-type]
+                       database=DirectoryBasedExampleDatabase(Path(tempfile.gettempdir()) / "schemagen-hypothesis"))
+else:  # CI: the same examples every run, nothing remembered between runs
+    PROFILE = settings(**_common, derandomize=True, database=None,  # type: ignore[arg-type]
+                       phases=[Phase.explicit, Phase.generate, Phase.target, Phase.shrink])
+
+
+class Batch:
+    """The modules of one test's passing examples, laid out as a package for one mypy run."""
+
+    def __init__(self, root: Path, name: str) -> None:
+        self.root = root
+        self.package = root / name
+        self.package.mkdir()
+        (self.package / "__init__.py").write_text("")
+        self.cases: dict[str, Case] = {}
+        self.seen: set[str] = set()
+
+    def add(self, case: Case, sources: dict[str, str]) -> None:
+        digest = hashlib.sha256("\0".join(sources.values()).encode()).hexdigest()[:16]
+        if digest in self.seen:
+            return
+        self.seen.add(digest)
+        folder = self.package / f"case_{len(self.cases):05d}"
+        folder.mkdir()
+        (folder / "__init__.py").write_text("")
+        for variant, source in sources.items():
+            (folder / f"{variant}_models.py").write_text(source)
+        (folder / "input.json").write_text(case.describe())
+        self.cases[folder.name] = case
+
+    def check_mypy(self) -> None:
+        """``mypy --strict`` on (a sample of) the batch; the failure names each failing example's input."""
+        if not self.cases:
+            pytest.skip("no example generated code (all clean errors)")
+        names = sorted(self.cases)
+        if len(names) > MYPY_SAMPLE:
+            step = len(names) / MYPY_SAMPLE
+            names = [names[int(i * step)] for i in range(MYPY_SAMPLE)]
+        targets = [str(self.package.name + "/" + n) for n in names]
+        old = Path.cwd()
+        os.chdir(self.root)
+        try:
+            stdout, stderr, status = api.run(["--strict", "--no-incremental", "--python-version", "3.11",
+                                              "--config-file", "", "--cache-dir", os.devnull,
+                                              "--explicit-package-bases", *targets])
+        finally:
+            os.chdir(old)
+        if status == 0:
+            return
+        failing: dict[str, list[str]] = {}
+        for line in stdout.splitlines():
+            if ": error:" in line:
+                case = line.split("/")[1] if "/" in line else "?"
+                failing.setdefault(case, []).append(line)
+        report = [f"mypy --strict fails on {len(failing)} of {len(names)} generated examples"]
+        for case, lines in list(failing.items())[:5]:
+            source = self.cases.get(case)
+            report += [f"--- {case} ({source.label if source else '?'}): input", source.describe() if source else "?"]
+            report += lines[:6]
+        pytest.fail("\n".join(report) + ("\n" + stderr if stderr else ""), pytrace=False)
+
+
+def generate(case: Case, folder: Path) -> dict[str, str] | None:
+    """Run the generator on ``case``: ``None`` for a clean error, else the module of each variant.
+
+    Raises (so hypothesis shrinks the input) when a variant crashes, does not compile or import, or
+    has a type msgspec cannot decode.
+    """
+    folder.mkdir(parents=True)
+    if case.folder:
+        target = folder / "components"
+        target.mkdir()
+        for name, value in case.files.items():
+            (target / name).write_text(json.dumps(value))
+    else:
+        [(name, value)] = case.files.items()
+        target = folder / name
+        target.write_text(json.dumps(value))
+    try:
+        module = to_ir(Input("fuzz", target, target.name), folder, Reporter())
+    except SchemaError:
+        return None
+    sources: dict[str, str] = {}
+    environment = render.environment()
+    for variant in ALL_VARIANTS:
+        try:
+            source = render.render(module, variant, target.name, environment)
+        except SchemaError:
+            return None
+        namespace = corpus.exec_module(source, f"fuzz {variant}")
+        try:
+            if variant == "msgspec":
+                problems = corpus.check_msgspec_types(namespace, source)
+                assert not problems, f"msgspec cannot decode: {problems}"
+        finally:
+            corpus.forget_module(namespace)
+        sources[variant] = source
+    return sources
+
+
+@pytest.fixture
+def batch(tmp_path: Path) -> Iterator[Batch]:
+    yield Batch(tmp_path, "fuzzed")
+
+
+def _run(strategy: SearchStrategy[Case], batch: Batch, tmp_path: Path) -> None:
+    counter = iter(range(10**9))
+
+    @PROFILE
+    @given(strategy)
+    def example(case: Case) -> None:
+        sources = generate(case, tmp_path / "inputs" / f"{next(counter):06d}")
+        if sources is not None:
+            batch.add(case, sources)
+
+    example()
+    batch.check_mypy()
+
+
+def test_random_schemas(batch: Batch, tmp_path: Path) -> None:
+    """Random JSON Schema, OpenAPI 3.0/3.1, Swagger 2.0 documents and component folders."""
+    _run(documents(), batch, tmp_path)
+
+
+def test_mutated_seed_schemas(batch: Batch, tmp_path: Path) -> None:
+    """schemas/chat_completion_out.json and schemas/openai/ with random edits."""
+    _run(mutations(), batch, tmp_path)

@@ -1,0 +1,315 @@
+"""What the speed-ups (render/format.py, cache.py, ``generate.plan``) promise, checked.
+
+- Formatting declaration by declaration gives the bytes black gives on the whole module: on every
+  golden case and variant, on handmade modules meant to trip it, on random declarations, and on a part
+  of OpenAI's description (all of it with ``SCHEMAGEN_CONTRACT_FULL=1``: black on three 1.4 MB
+  modules takes minutes).
+- Every golden output and every generated file is as black leaves it.
+- A damaged cache (an entry, or the whole file) is ignored; a write is all or nothing.
+- With nothing changed, ``plan`` lowers, renders and formats nothing, and the command does not even
+  import black; any change to an input, a template or the options is seen.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import black
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import generator.render as rendering
+from generator import cache as caching, config as configuration, generate
+from generator.config import ALL_VARIANTS
+from generator.errors import Reporter
+from generator.inputs import Input, to_ir
+from generator.render import literals
+from generator.render.format import FormatError, Session, format_whole, is_stable, mode, split
+from generator.render.options import RenderOptions
+from golden import ROOT, Case, cases
+
+from conftest import shared
+
+sys.path.insert(0, str(ROOT / "bench"))
+from subset import closed_subset  # noqa: E402
+
+GOLDEN_MODULES = sorted(ROOT.glob("tests/golden/*/expected/*.py"))
+GENERATED_MODULES = sorted((ROOT / "generated").rglob("*.py"))
+
+
+@pytest.fixture
+def unformatted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``render.render`` returns the module as the template wrote it, before black."""
+    monkeypatch.setattr(rendering, "format_source", lambda text: text)
+
+
+def _raw(source: Input, variant: str, options: RenderOptions = RenderOptions()) -> str:
+    module = to_ir(source, ROOT, Reporter())
+    return rendering.render(module, variant, source.display, rendering.environment(), options)
+
+
+# --- the same bytes as whole-file black ---------------------------------------------------------------
+
+@pytest.mark.parametrize("path", GOLDEN_MODULES + GENERATED_MODULES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_golden_output_and_generated_file_is_black_stable(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert black.format_str(text, mode=mode()) == text
+
+
+@pytest.mark.parametrize("case", [c for c in cases() if not (c.folder / "expected" / "error.txt").exists()],
+                         ids=lambda c: c.name)
+def test_formatting_by_declaration_is_whole_file_black_on_golden_cases(case: Case, unformatted: None) -> None:
+    for source in case.inputs:
+        item = Input("case", source, source.relative_to(ROOT).as_posix(), case.dialect)  # type: ignore[arg-type]
+        for variant in ALL_VARIANTS:
+            raw = _raw(item, variant, case.options)
+            assert split(raw) is not None, "the splitter should know generated modules"
+            assert Session().format([raw]) == [format_whole(raw)], f"{source.name} → {variant}"
+
+
+HANDMADE = {
+    "comment between declarations": 'import x\n\n\nclass A:\n    a: int\n\n\n# note\nB = int\n',
+    "module docstring": '"""Doc."""\n\nimport x\n\nA = int\n',
+    "no imports": '# header\nA = int\n\n\nclass B:\n    pass\n',
+    "fmt off": 'import x\n\n# fmt: off\nA = [1,\n  2]\n# fmt: on\nB = int\n',
+    "function": 'import x\n\n\ndef f(): ...\nA = int\n',
+    "nested class": 'import x\n\n\nclass A:\n    class B:\n        pass\n    x: int\n',
+    "f-string": 'import x\n\nA = f"{1}"\nB = int\n',
+    "blank lines kept up to two": 'import x\nA = int\nB = int\n\nC = int\n\n\n\n\nD = int\n"""D."""\nE = int\n',
+    "class after alias, alias after class": 'import x\nA = int\nclass B:\n    x: int\nC = int\n"""C."""\n\n\n\nD = int\n',
+    "decorators": 'import x\n\n\n@a\n@b(c=1)\nclass A:\n    """Doc."""\n\n    x: int = 1\n',
+    "docstring only": 'import x\n\n\nclass A:\n    """Doc."""\nB = int\n',
+    "docstring without the blank line": 'import x\n\n\nclass A:\n    """Doc."""\n    x: int\n',
+    "blank line inside a body": 'import x\n\n\nclass A:\n    x: int\n\n    y: int\n',
+    "string quotes": "import x\n\n\nA = Literal['a', \"b'\", 'c\"', \"d\\\"\"]\n",
+    "numbers": "import x\n\nA = Literal[1E5, 0XFF, 1e+100, 1.0, -2, 0o17, 1_000, 1J]\n",
+    "parentheses": "import x\n\nA = (int)\nB = (int, str)\n\n\nclass C():\n    x: (int) = (1)\n",
+    "spacing": "import x\n\nA  =  int\nB = list[ int ]\nC = dict[str,int]\nD = f(a = 1)\nE = -1\nF = lambda : 1\n",
+    "trailing commas": "import x\n\nA = Literal[1,]\nB = f(a, b,)\nC = tuple[int,]\n",
+    "line lengths": "import x\n\nA = " + " | ".join(f"T{i:04}" for i in range(12)) + "\nB = " + " | ".join(f"T{i:05}" for i in range(12)) + "\n",
+    "wide characters": "import x\n\nA = Literal[\"" + "宽" * 38 + "\"]\nB = Literal[\"" + "宽" * 41 + "\"]\n",
+    "docstring quirks": 'import x\n\n\nclass A:\n    """  padded  """\n\n\nclass B:\n    """Ends with a quote\\""""\n\n\nclass C:\n    """\tTabbed\n\tlines\n\t"""\n\n\nclass D:\n    """Indented\n        more\n        lines\n    """\n\n\nclass E:\n    """Back\\\\slash\\\\"""\n',
+    "escapes": 'import x\n\nA = Literal["\\xAB", "\\N{BULLET}", "\\u00e9", u"u", R"raw", B"b"]\n"""Doc \\x1b."""\n',
+    "long docstring last line": 'import x\n\n\nclass A:\n    """First line.\n\n    ' + "word " * 17 + '"""\n',
+    "comment in a class": 'import x\n\n\nclass A:  # c\n    x: int  # c\n    # c\n    y: int\n',
+    "long class statements": 'import x\n\n\nclass A(Struct, kw_only=True, tag_field="type", tag="response.output_text.annotation.added"):\n    x: int\n\n\nclass B(Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="response.output_text.annotation.added"):\n    x: int\n\n\nclass C(Struct, kw_only=True, tag_field="type", tag="response.output_text.annotation.added.and.more.and.more.and.more.text"):\n    pass\n\n\nclass D(Struct, kw_only=True, tag_field="type", tag="response", tag2=f(a, b, c, d, e, f, g, h, i, j)):\n    pass\n\n\nclass VeryLongClassNameThatGoesOnAndOnAndOnAndOnAndOnAndOnAndOnAndOnAndOnAndOnAndOn(Base, Other):\n    pass\n\n\nclass E(VeryLongBaseClassNameThatGoesOnAndOnAndOnAndOnAndOnAndOnAndOnAndOnAndOnAndOnAndOn):\n    pass\n',
+    "long class statement": 'import x\n\n\n@dataclass(kw_only=True)\nclass A(Struct, kw_only=True, tag_field="type", tag="response.output_text.annotation.added.x"):\n    """Doc."""\n\n    x: int\n',
+    "long fields and aliases": 'import x\n\n\nclass A:\n    x: Annotated[list[' + " | ".join(f"Type{i}" for i in range(9)) + '], Meta(max_length=128)] | UnsetType = UNSET\n    """Doc."""\n    y: int\nB = Literal[' + ", ".join(f'"value-{i}"' for i in range(20)) + ']\n"""B."""\n',
+    "two statements on a line": 'import x\n\n\nclass A:\n    x: int; y: int\n',
+    "semicolon alias": 'import x\n\nA = int; B = str\n',
+}
+
+
+def _as_whole_file_black(text: str) -> None:
+    """Formatting by declaration gives black's bytes, or fails as black does."""
+    try:
+        expected = format_whole(text)
+    except FormatError:
+        with pytest.raises(FormatError):
+            Session().format([text])
+    else:
+        assert Session().format([text]) == [expected]
+
+
+@pytest.mark.parametrize("text", HANDMADE.values(), ids=HANDMADE.keys())
+def test_formatting_by_declaration_is_whole_file_black_on_handmade_modules(text: str) -> None:
+    _as_whole_file_black(text)
+
+
+@pytest.mark.parametrize("text", HANDMADE.values(), ids=HANDMADE.keys())
+def test_a_chunk_said_to_be_stable_is_stable(text: str) -> None:
+    for chunk in split(text) or []:
+        if is_stable(chunk.text):
+            assert black.format_str(chunk.text, mode=mode()) == chunk.text
+
+
+_WORDS = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
+_LITERALS = st.one_of(st.integers(-10**20, 10**20), st.floats(allow_nan=False, allow_infinity=False),
+                      _WORDS, st.booleans(), st.none())
+
+
+@st.composite
+def _declaration(draw: st.DrawFn) -> str:
+    name = draw(st.sampled_from(["A", "Model", "VeryLongDeclarationNameForAModelThatGoesOnAndOn"]))
+    doc = draw(st.one_of(st.none(), _WORDS, st.lists(_WORDS, max_size=4).map("\n".join)))
+    fields = draw(st.lists(st.tuples(st.sampled_from(["x", "field_name", "a_much_longer_field_name_than_usual"]),
+                                     st.lists(_LITERALS, min_size=1, max_size=6), st.one_of(st.none(), _WORDS)),
+                           max_size=4))
+    lines = ["@dataclass(kw_only=True)", f"class {name}:"]
+    if doc:
+        lines += ["    " + literals.docstring(doc, "    ")] + ([""] if fields else [])
+    for field_name, values, field_doc in fields:
+        annotation = f"Literal[{', '.join(literals.value(v) for v in values)}] | None"
+        lines.append(f"    {field_name}: {annotation} = {literals.value(values[0])}")
+        if field_doc:
+            lines.append("    " + literals.docstring(field_doc, "    "))
+    if not doc and not fields:
+        lines.append("    pass")
+    alias = f"{name}Alias = Literal[{', '.join(literals.value(v) for _, values, _ in fields for v in values) or '1'}]"
+    return "\n".join(lines) + "\n" + alias + "\n" + (literals.docstring(doc, "") + "\n" if doc else "")
+
+
+@settings(max_examples=int(os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES", "150")), deadline=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(st.lists(_declaration(), min_size=1, max_size=3))
+def test_formatting_by_declaration_is_whole_file_black_on_random_declarations(declarations: list[str]) -> None:
+    _as_whole_file_black("from __future__ import annotations\n\nfrom typing import Literal\n\n\n" + "\n\n".join(declarations))
+
+
+def _openai_raw(tmp_path: Path, size: int | None) -> dict[str, str]:
+    from generator.load import read_document
+    import yaml
+
+    full = shared("corpora/openai/openapi.yaml")
+    path = full
+    if size is not None:
+        document = closed_subset(read_document(full, "openapi.yaml"), size)
+        path = tmp_path / "openapi.yaml"
+        path.write_text(yaml.dump(document, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False,
+                                  allow_unicode=True), encoding="utf-8")
+    module = to_ir(Input("openai", path, "openapi.yaml"), path.parent, Reporter())
+    env = rendering.environment()
+    return {v: rendering.render(module, v, "openapi.yaml", env) for v in ALL_VARIANTS}
+
+
+def test_formatting_by_declaration_is_whole_file_black_on_openai(tmp_path: Path, unformatted: None) -> None:
+    """Part of OpenAI's description (all of it with SCHEMAGEN_CONTRACT_FULL=1)."""
+    full = os.environ.get("SCHEMAGEN_CONTRACT_FULL") == "1"
+    raws = _openai_raw(tmp_path, None if full else 150)
+    session = Session()
+    formatted = session.format(list(raws.values()))
+    assert session.stats.modules_whole == 0
+    for (variant, raw), out in zip(raws.items(), formatted):
+        assert out == format_whole(raw), variant
+
+
+# --- the cache ----------------------------------------------------------------------------------------
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(caching.ENV, str(folder))
+    return folder
+
+
+def test_the_cache_lives_where_the_environment_says(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert caching.location() == cache_dir
+    monkeypatch.setenv(caching.ENV, "off")
+    assert caching.Cache.from_environment() is None
+    monkeypatch.delenv(caching.ENV)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache_dir / "xdg"))
+    assert caching.location() == cache_dir / "xdg" / "schemagen"
+
+
+def test_a_damaged_entry_is_ignored(cache_dir: Path) -> None:
+    store = caching.Cache(cache_dir)
+    store.put_many("chunk", {"a": b"first", "b": b"second"})
+    store.close()
+    with sqlite3.connect(cache_dir / caching.FILE) as db:
+        db.execute("UPDATE entries SET value = ? WHERE key = 'a'", (b"tampered",))
+    store = caching.Cache(cache_dir)
+    assert store.get_many("chunk", ["a", "b"]) == {"b": b"second"}
+
+
+def test_a_damaged_file_is_ignored_and_replaced(cache_dir: Path) -> None:
+    cache_dir.mkdir()
+    (cache_dir / caching.FILE).write_bytes(b"this is not a database" * 100)
+    store = caching.Cache(cache_dir)
+    assert store.get("chunk", "a") is None
+    store.put("chunk", "a", b"value")
+    assert caching.Cache(cache_dir).get("chunk", "a") == b"value"
+
+
+def test_a_write_is_all_or_nothing(cache_dir: Path) -> None:
+    class Interrupted(dict[str, bytes]):
+        def items(self) -> Iterator[tuple[str, bytes]]:  # type: ignore[override]
+            yield "a", b"first"
+            raise KeyboardInterrupt  # half-way through the transaction
+
+    store = caching.Cache(cache_dir)
+    with pytest.raises(KeyboardInterrupt):
+        store.put_many("chunk", Interrupted(a=b"first"))
+    store.put("chunk", "b", b"second")
+    assert caching.Cache(cache_dir).get_many("chunk", ["a", "b"]) == {"b": b"second"}
+
+
+def test_an_unusable_cache_folder_is_no_cache(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    store = caching.Cache(blocker / "cache")  # a folder under a file cannot be made
+    assert store.get("chunk", "a") is None
+    store.put("chunk", "a", b"value")  # and does not raise
+
+
+# --- no work when nothing changed ---------------------------------------------------------------------
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "schemas", tmp_path / "project" / "schemas")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "project" / "pyproject.toml")
+    return tmp_path / "project"
+
+
+def test_a_second_run_with_nothing_changed_does_no_work(project: Path, cache_dir: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    config = configuration.load(project)
+    first = generate.plan(config)
+
+    def fail(*args: object) -> None:
+        raise AssertionError("lowered or rendered again")
+
+    monkeypatch.setattr(generate.Linker, "lower", fail)
+    monkeypatch.setattr(rendering, "render", fail)
+    second = generate.plan(configuration.load(project))
+    assert second.files == first.files and second.warnings == first.warnings
+    assert second.files == {p: (ROOT / "generated" / p).read_text() for p in second.files}
+
+
+@pytest.mark.parametrize("change", ["input", "template", "options"])
+def test_a_change_is_seen(project: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
+    generate.plan(configuration.load(project))
+    if change == "input":
+        target = project / "schemas" / "openai" / "TokenLogprob.json"
+        target.write_text(target.read_text().replace('"token"', '"the_token"'))
+    elif change == "template":
+        (project / "my_templates").mkdir()
+        (project / "my_templates" / "msgspec.py.jinja").write_text(
+            (rendering.BUILTIN_TEMPLATES / "msgspec.py.jinja").read_text().replace("Struct{%", "Struct, frozen=True{%"))
+        (project / "pyproject.toml").write_text((project / "pyproject.toml").read_text().replace(
+            'output = "generated"', 'output = "generated"\ntemplates = "my_templates"'))
+    else:
+        (project / "pyproject.toml").write_text((project / "pyproject.toml").read_text().replace(
+            'output = "generated"', 'output = "generated"\nenums = "class"'))
+    cached = generate.plan(configuration.load(project))
+    monkeypatch.setenv(caching.ENV, "off")
+    assert cached.files == generate.plan(configuration.load(project)).files
+    assert cached.files != {p: (ROOT / "generated" / p).read_text() for p in cached.files}
+
+
+def test_a_run_with_a_damaged_cache_file_writes_the_same(project: Path, cache_dir: Path) -> None:
+    cache_dir.mkdir()
+    (cache_dir / caching.FILE).write_bytes(os.urandom(4096))
+    result = generate.plan(configuration.load(project))
+    assert result.files == {p: (ROOT / "generated" / p).read_text() for p in result.files}
+
+
+def _run(project: Path, cache_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, caching.ENV: str(cache_dir), "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, *args, "-m", "generator", "--project", str(project), "generate"],
+                          capture_output=True, text=True, env=env, cwd=project)
+
+
+def test_the_command_with_nothing_changed_does_not_import_black(project: Path, cache_dir: Path) -> None:
+    assert _run(project, cache_dir).returncode == 0
+    again = _run(project, cache_dir, "-X", "importtime")
+    assert again.returncode == 0 and "0 written" in again.stderr
+    imported = {line.split("|")[-1].strip() for line in again.stderr.splitlines() if line.startswith("import time:")}
+    assert "black" not in imported and "generator.render.format" in imported
+
