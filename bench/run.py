@@ -12,7 +12,9 @@ Runs: ``cold`` (empty schemagen cache in a fresh ``SCHEMAGEN_CACHE_DIR``, no out
 changed since the last run), ``edit`` (one component's description changed; a different text each
 repetition, so the cache never holds the answer). datamodel-code-generator has no cache: each of its
 runs is a cold run, one per variant (``--output-model-type``), with its default formatters (black, isort);
-its "all 3" row sums the three medians and takes the largest peak.
+its "all 3" row is the median of the three variants' sum, and their largest peak. Each repetition runs
+everything once (schemagen cold, no-op, edit; datamodel-codegen's three variants), so a change of load
+on a shared machine falls on all of them alike.
 
 Columns: the median wall time of ``--repeat`` runs; "CPU s", the median user + system time of the run's
 processes (less disturbed than wall time when the machine is shared); "peak MB", the largest resident set of any one
@@ -227,53 +229,46 @@ class Bench:
         self.count += 1
         return self.work / f"{self.count:03}-{name}"
 
-    def schemagen(self, case: str, folder: Path, edit: Callable[[Path, int], None] | None) -> None:
+    def case(self, case: str, folder: Path, edit: Callable[[Path, int], None] | None,
+             inputs: list[tuple[Path, str]]) -> None:
+        """Repetition by repetition, so that a change of load on a shared machine falls on every run alike:
+        schemagen cold, no-op and edit, then datamodel-codegen once per variant."""
         command = make_generate(folder)
-        cold = Row(case, "schemagen", "all 3", "cold")
-        for i in range(self.repeat):
-            shutil.rmtree(folder / "generated", ignore_errors=True)
-            cache = self.fresh("cache")
-            self.note(f"{case}: schemagen cold {i + 1}/{self.repeat}")
-            cold.samples.append(measure(command, folder, environment(cache)))
-        env = environment(cache)
-        noop = Row(case, "schemagen", "all 3", "no-op")
-        for i in range(self.repeat):
-            self.note(f"{case}: schemagen no-op {i + 1}/{self.repeat}")
-            noop.samples.append(measure(command, folder, env))
-        self.rows += [cold, noop]
-        if edit is not None:
-            edited = Row(case, "schemagen", "all 3", "edit")
-            for i in range(self.repeat):
-                edit(folder, i + 1)
-                self.note(f"{case}: schemagen one-component edit {i + 1}/{self.repeat}")
-                edited.samples.append(measure(command, folder, env))
-                edit(folder, 0)  # back to the original (a cache hit: not timed)
-                measure(command, folder, env)
-            self.rows.append(edited)
-
-    def datamodel_codegen(self, case: str, inputs: list[tuple[Path, str]]) -> None:
-        if not self.dcg:
-            return
-        rows = []
-        for variant, model_type in DCG_TYPES.items():
-            row = Row(case, "datamodel-codegen", variant, "cold")
-            for i in range(self.repeat):
-                out = self.fresh("dcg")
-                out.mkdir()
-                self.note(f"{case}: datamodel-codegen {variant} {i + 1}/{self.repeat}")
-                total = Sample(0, 0, 0)
-                for path, kind in inputs:  # one run per input; a run's numbers add up
-                    target = out / (path.stem + ("" if path.is_dir() else ".py"))
-                    sample = measure([DCG, "--input", path, "--input-file-type", kind, "--output-model-type", model_type,
-                                      "--output", target], out, environment())
-                    total = Sample(total.seconds + sample.seconds, max(total.peak_mb, sample.peak_mb),
-                                   max(total.tree_mb, sample.tree_mb), total.cpu + sample.cpu)
-                row.samples.append(total)
-            rows.append(row)
+        ours = {run: Row(case, "schemagen", "all 3", run) for run in ("cold", "no-op", "edit")}
+        theirs = {variant: Row(case, "datamodel-codegen", variant, "cold") for variant in DCG_TYPES}
         both = Row(case, "datamodel-codegen", "all 3", "cold")
-        both.samples = [Sample(sum(r.seconds for r in rows), max(r.peak for r in rows), max(r.tree for r in rows),
-                               sum(r.cpu for r in rows))]
-        self.rows += rows + [both]
+        for i in range(self.repeat):
+            self.note(f"{case}: repetition {i + 1}/{self.repeat}")
+            shutil.rmtree(folder / "generated", ignore_errors=True)
+            env = environment(self.fresh("cache"))
+            ours["cold"].samples.append(measure(command, folder, env))
+            ours["no-op"].samples.append(measure(command, folder, env))
+            if edit is not None:
+                edit(folder, i + 1)
+                ours["edit"].samples.append(measure(command, folder, env))
+                edit(folder, 0)  # back to the original
+            if self.dcg:
+                samples = [self.datamodel_codegen(inputs, model_type) for model_type in DCG_TYPES.values()]
+                for row, sample in zip(theirs.values(), samples):
+                    row.samples.append(sample)
+                both.samples.append(Sample(sum(s.seconds for s in samples), max(s.peak_mb for s in samples),
+                                           max(s.tree_mb for s in samples), sum(s.cpu for s in samples)))
+        self.rows += [row for row in ours.values() if row.samples]
+        if self.dcg:
+            self.rows += [*theirs.values(), both]
+
+    def datamodel_codegen(self, inputs: list[tuple[Path, str]], model_type: str) -> Sample:
+        """One variant; with several inputs, one run each, their numbers added up."""
+        out = self.fresh("dcg")
+        out.mkdir()
+        total = Sample(0, 0, 0)
+        for path, kind in inputs:
+            target = out / (path.stem + ("" if path.is_dir() else ".py"))
+            sample = measure([DCG, "--input", path, "--input-file-type", kind, "--output-model-type", model_type,
+                              "--output", target], out, environment())
+            total = Sample(total.seconds + sample.seconds, max(total.peak_mb, sample.peak_mb),
+                           max(total.tree_mb, sample.tree_mb), total.cpu + sample.cpu)
+        return total
 
 
 def edit_json_description(path: Path) -> Callable[[Path, int], None]:
@@ -365,8 +360,8 @@ def main(argv: list[str] | None = None) -> int:
 
         if "seeds" in cases:
             folder = project(bench.fresh("seeds"), {p.name: p for p in sorted((ROOT / "schemas").iterdir())})
-            bench.schemagen("seeds", folder, edit_json_description(ROOT / "schemas" / "openai" / "TokenLogprob.json"))
-            bench.datamodel_codegen("seeds", [(p, "jsonschema") for p in sorted((ROOT / "schemas").iterdir())])
+            bench.case("seeds", folder, edit_json_description(ROOT / "schemas" / "openai" / "TokenLogprob.json"),
+                       [(p, "jsonschema") for p in sorted((ROOT / "schemas").iterdir())])
         if ("openai" in cases or "subsets" in cases) and not OPENAI.exists():
             bench.note(f"{OPENAI} is not here: OpenAI cases left out")
             cases -= {"openai", "subsets"}
@@ -375,8 +370,7 @@ def main(argv: list[str] | None = None) -> int:
             folder = project(bench.fresh("openai"), {"openapi.yaml": OPENAI})
             component = first_editable_component(text)
             bench.note(f"openai: the edit changes the description of {component}")
-            bench.schemagen("openai", folder, edit_yaml_component(text, component))
-            bench.datamodel_codegen("openai", [(OPENAI, "openapi")])
+            bench.case("openai", folder, edit_yaml_component(text, component), [(OPENAI, "openapi")])
         if "subsets" in cases:
             import yaml
 
@@ -392,8 +386,7 @@ def main(argv: list[str] | None = None) -> int:
                 path.write_text(yaml.dump(subset, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False,
                                           allow_unicode=True), encoding="utf-8")
                 folder = project(bench.fresh(case), {"openapi.yaml": path})
-                bench.schemagen(case, folder, None)
-                bench.datamodel_codegen(case, [(path, "openapi")])
+                bench.case(case, folder, None, [(path, "openapi")])
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
