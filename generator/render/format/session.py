@@ -1,0 +1,143 @@
+"""Sessions: what was formatted, in memory and in the persistent cache."""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ...cache import digest
+from .batch import BATCH, _format_chunk, format_statements
+from .black_mode import LINE_LENGTH, SCHEME, TARGET, black_version
+from .chunks import join, split
+from .stable import Piece, Plan, plan_chunk
+from .whole import format_whole
+
+if TYPE_CHECKING:
+    from ...cache import Cache
+
+
+J = TypeVar("J")
+
+
+@dataclass
+class Stats:
+    as_is: int = 0
+    """Chunks black leaves as they are, recognised without black."""
+    by_statement: int = 0
+    """Chunks with statements black formatted on their own."""
+    whole: int = 0
+    """Chunks black formatted whole."""
+    cached: int = 0
+    """Chunks found in the persistent cache."""
+    statements: int = 0
+    """Statements black formatted."""
+    modules_whole: int = 0
+    """Modules the splitter did not know, formatted whole."""
+
+
+@dataclass
+class Session:
+    """Formats modules; remembers chunks and statements in memory and, with a ``cache``, across runs.
+
+    ``with Session(cache):`` makes it the one ``format_source`` uses.
+    """
+
+    cache: Cache | None = None
+    chunks: dict[str, str] = field(default_factory=dict)
+    statements: dict[Piece, str | None] = field(default_factory=dict)
+    stats: Stats = field(default_factory=Stats)
+    _token: Any = None
+
+    def __enter__(self) -> Session:
+        self._token = _current.set(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _current.reset(self._token)
+
+    def format(self, texts: Sequence[str]) -> list[str]:
+        """``format_whole`` of each text."""
+        splits = [split(t) for t in texts]
+        self._resolve({c.text for chunks in splits if chunks for c in chunks})
+        out = []
+        for text, chunks in zip(texts, splits):
+            formatted = [self.chunks.get(c.text) for c in chunks] if chunks else [None]
+            if None in formatted:
+                self.stats.modules_whole += 1
+                out.append(format_whole(text))
+            else:
+                out.append(join(chunks, formatted))  # type: ignore[arg-type]
+        return out
+
+    def _resolve(self, wanted: set[str]) -> None:
+        """Puts the formatting of each chunk in ``self.chunks`` (one black refuses is left out)."""
+        missing = sorted(t for t in wanted if t not in self.chunks)
+        keys = {t: digest(SCHEME, black_version(), str(LINE_LENGTH), TARGET, "chunk", t) for t in missing}
+        missing = self._from_cache("chunk", keys, self.chunks, lambda text, hit: hit.decode() if hit else text)
+        self.stats.cached += len(keys) - len(missing)
+        plans = [plan_chunk(text) for text in missing]
+        self._format_statements({p for plan in plans if plan for p in plan if p[0] != "text"})
+        for text, plan in zip(missing, plans):
+            formatted = self._assemble(plan) if plan is not None else None
+            if formatted is None:
+                self.stats.whole += 1
+                formatted = _format_chunk(text)
+            elif formatted == text:
+                self.stats.as_is += 1
+            else:
+                self.stats.by_statement += 1
+            if formatted is not None:
+                self.chunks[text] = formatted
+        if self.cache is not None:  # empty: as it is
+            self.cache.put_many("chunk", {keys[t]: b"" if self.chunks[t] == t else self.chunks[t].encode()
+                                          for t in missing if t in self.chunks})
+
+    def _format_statements(self, pieces: set[Piece]) -> None:
+        missing = sorted(p for p in pieces if p not in self.statements)
+        keys = {p: digest(SCHEME, black_version(), str(LINE_LENGTH), TARGET, *p) for p in missing}
+        missing = self._from_cache("statement", keys, self.statements, lambda piece, hit: hit.decode())
+        for kind in ("header", "body", "module"):
+            sources = [s for k, s in missing if k == kind]
+            for group in (sources[i:i + BATCH] for i in range(0, len(sources), BATCH)):
+                for source, out in zip(group, format_statements(kind, group)):
+                    self.statements[(kind, source)] = out
+        self.stats.statements += len(missing)
+        if self.cache is not None:
+            self.cache.put_many("statement", {keys[p]: self.statements[p].encode()  # type: ignore[union-attr]
+                                              for p in missing if self.statements[p] is not None})
+
+    def _from_cache(self, namespace: str, keys: dict[J, str], into: dict[J, Any],
+                    decode: Callable[[J, bytes], Any]) -> list[J]:
+        """Fills ``into`` from the persistent cache; what is still missing."""
+        if self.cache is None or not keys:
+            return list(keys)
+        found = self.cache.get_many(namespace, keys.values())
+        for item, key in keys.items():
+            if key in found:
+                into[item] = decode(item, found[key])
+        return [item for item in keys if item not in into]
+
+    def _assemble(self, plan: Plan) -> str | None:
+        parts = []
+        for piece in plan:
+            text = piece[1] if piece[0] == "text" else self.statements.get(piece)
+            if text is None:
+                return None
+            parts.append(text)
+        return "".join(parts)
+
+
+_DEFAULT = Session()
+_current: contextvars.ContextVar[Session] = contextvars.ContextVar("schemagen_format_session")
+
+
+def current() -> Session:
+    """The session ``plan`` opened, else one for the whole process (in memory only)."""
+    return _current.get(_DEFAULT)
+
+
+def format_source(text: str) -> str:
+    """``format_whole(text)``, computed chunk by chunk in the current ``Session``."""
+    return current().format([text])[0]
