@@ -39,13 +39,10 @@ def constrain(t: ir.Type, kind: str, schema: Schema, reporter: Reporter) -> ir.T
             except (re.error, RecursionError) as exc:
                 reporter.warn(schema.loc.child("pattern"), f"pattern is not a Python regular expression ({exc}); it is not enforced")
     elif kind in ("integer", "number"):
-        for keyword, name in (("minimum", "ge"), ("exclusiveMinimum", "gt"), ("maximum", "le"),
-                              ("exclusiveMaximum", "lt"), ("multipleOf", "multiple_of")):
-            value = schema.get(keyword)
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                found[name] = value
-        if isinstance(found.get("multiple_of"), (int, float)) and found["multiple_of"] <= 0:
-            del found["multiple_of"]
+        found.update(_bounds(schema, reporter))
+        step = schema.get("multipleOf")
+        if isinstance(step, (int, float)) and not isinstance(step, bool) and 0 < step < math.inf:
+            found["multiple_of"] = step
         if kind == "integer":
             _integer_bounds(found, schema, reporter)
     elif kind == "array":
@@ -57,6 +54,40 @@ def constrain(t: ir.Type, kind: str, schema: Schema, reporter: Reporter) -> ir.T
     if found.get("min_length") == 0:
         del found["min_length"]
     return ir.Constrained(t, ir.Constraints(**found)) if found else t
+
+
+#: Bound keywords, their ``msgspec.Meta`` names, and whether they bound from below.
+BOUNDS = (("minimum", "ge", True), ("exclusiveMinimum", "gt", True),
+          ("maximum", "le", False), ("exclusiveMaximum", "lt", False))
+
+
+def _bounds(schema: Schema, reporter: Reporter) -> dict[str, int | float]:
+    """The finite bounds of a number, at most one from below and one from above.
+
+    ``Meta`` takes only finite bounds, and never ``ge`` with ``gt`` (nor ``le`` with ``lt``).
+    An infinite bound on the permissive side (``minimum: -1e400``) says nothing and is dropped.
+    One on the other side (``minimum: 1e400``, which reads as ``inf``) leaves no number a float
+    holds: that is an error rather than a dropped bound, since dropping it would accept every
+    value the schema rejects. Of a pair, the stricter bound stays (on a tie, the exclusive one).
+    """
+    found: dict[str, int | float] = {}
+    for keyword, name, lower in BOUNDS:
+        value = schema.get(keyword)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            continue
+        if math.isnan(value):
+            reporter.warn(schema.loc.child(keyword), f"`{keyword}` is not a number (NaN); it is ignored")
+        elif math.isinf(value):
+            if (value > 0) == lower:
+                reporter.error(schema.loc.child(keyword), f"no number satisfies `{keyword}: {value}`",
+                               "the bound is beyond the range of a float; remove it or use a finite one")
+        else:
+            found[name] = value
+    for inclusive, exclusive, lower in (("ge", "gt", True), ("le", "lt", False)):
+        if inclusive in found and exclusive in found:
+            at_least_as_strict = found[exclusive] >= found[inclusive] if lower else found[exclusive] <= found[inclusive]
+            del found[inclusive if at_least_as_strict else exclusive]
+    return found
 
 
 def _integer_bounds(found: dict[str, Any], schema: Schema, reporter: Reporter) -> None:
@@ -81,6 +112,8 @@ def _integer_bounds(found: dict[str, Any], schema: Schema, reporter: Reporter) -
 
 
 def _ints(schema: Schema, **names: str) -> dict[str, int]:
+    """Whole, non-negative lengths. msgspec takes lengths up to ``2**63 - 1`` (``Py_ssize_t``) and
+    refuses a larger one at import; no value is that long, so a larger limit is dropped."""
     out = {}
     for name, keyword in names.items():
         value = schema.get(keyword)

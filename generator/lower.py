@@ -283,7 +283,23 @@ class _Lowering:
             self.reporter.error(schema.loc.child("$ref"), f"unresolved reference {target!r}", hint)
             return ir.AnyType()
         ref: ir.Type = ir.Ref(self.names[target])
-        return ir.union(ref, ir.Null()) if self.nullable(target) else ref
+        ref = ir.union(ref, ir.Null()) if self.nullable(target) else ref
+        return ir.union(ref, *self.kinds_beside(schema, target))
+
+    def kinds_beside(self, schema: Schema, target: str) -> list[ir.Type]:
+        """What a ``type`` beside ``$ref`` adds: a target with no ``type`` of its own (``properties``
+        alone) restricts only values of its kind and lets every other kind through, so the kinds
+        the ``type`` names join the reference: ``{"$ref": "#/definitions/provider", "type": ["number",
+        "object"]}`` is ``float | Provider``. (Drafts before 2019-09 ignore that ``type``, and then
+        any kind passes: the reference alone would refuse valid values.)"""
+        kinds = schema.get("type")
+        kinds = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else []
+        own = _implied_kind(self.expand(self.definitions[target].schema))
+        if own is None or not all(k in KINDS for k in kinds):
+            return []
+        beside = Schema({k: v for k, v in schema.items() if k != "$ref"}, schema.loc)
+        return [self.of_kind(beside, k, self.names[target]) for k in kinds if k != own]
+
 
     def nullable(self, key: str) -> bool:
         """A definition that is a model or an enum, or null: references add the null (see ``declare``)."""
@@ -364,6 +380,15 @@ def _is_file_ref(ref: str) -> bool:
 def _has_constant(schema: Schema, field: str) -> bool:
     sub = (schema.get("properties") or {}).get(field)
     return isinstance(sub, Schema) and ("const" in sub or len(sub.get("enum") or []) == 1)
+
+
+def _implied_kind(schema: Schema) -> str | None:
+    """``object`` or ``array`` for a schema typed only by its keywords (see ``_type_of``)."""
+    if any(k in schema for k in ("type", "$ref", "const", "enum", "anyOf", "oneOf")):
+        return None
+    if any(k in schema for k in ("properties", "additionalProperties", "patternProperties", "required")):
+        return "object"
+    return "array" if "items" in schema or "prefixItems" in schema else None
 
 
 def _is_model(schema: Schema) -> bool:

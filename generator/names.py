@@ -42,7 +42,9 @@ def identifier(text: str, *, style: str, reserved: Container[str] = RESERVED) ->
     ``style`` (``"pascal"`` for classes, ``"snake"`` for fields).
     """
     fallback = "Model" if style == "pascal" else "field"
-    if text.isidentifier() and text.isascii():
+    if not words(text):
+        name = fallback  # `_`, `__`, `-`: no word to build a name from (and `_` is a soft keyword)
+    elif text.isidentifier() and text.isascii():
         name = text
     else:
         name = (pascal if style == "pascal" else snake)(text) or fallback

@@ -691,3 +691,147 @@ def test_adding_an_unrelated_definition_keeps_every_name(tmp_path: Path, schema:
     assert len(after) > len(before)
     changed = {where: (names, after.get(where)) for where, names in before.items() if after.get(where) != names}
     assert not changed, changed
+
+
+# Fuzz and corpus findings (tests/test_fuzz.py keeps the crashing inputs) ----------------------
+
+def _generated(tmp_path: Path, schema: dict[str, Any], variant: str = "msgspec") -> tuple[str, ModuleType]:
+    """The source of one variant generated from ``schema``, and that source imported."""
+    from generator import render
+
+    path = tmp_path / "schema.json"
+    path.write_text(json.dumps(schema))
+    source = render.render(to_ir(Input("x", path, "schema.json"), tmp_path, Reporter()), variant, "schema.json",
+                           render.environment())
+    name = f"constructs_finding_{abs(hash(source))}"
+    module = ModuleType(name)
+    sys.modules[name] = module
+    exec(compile(source, name, "exec"), module.__dict__)
+    return source, module
+
+
+def _error(tmp_path: Path, schema: dict[str, Any]) -> str:
+    from generator.errors import SchemaError
+
+    path = tmp_path / "schema.json"
+    path.write_text(json.dumps(schema))
+    with pytest.raises(SchemaError) as caught:
+        to_ir(Input("x", path, "schema.json"), tmp_path, Reporter())
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(("bounds", "meta"), [
+    ({"type": "number", "minimum": 1, "exclusiveMinimum": 0}, "Meta(ge=1)"),
+    ({"type": "number", "minimum": 0, "exclusiveMinimum": 0}, "Meta(gt=0)"),
+    ({"type": "number", "minimum": 0, "exclusiveMinimum": 0.5}, "Meta(gt=0.5)"),
+    ({"type": "number", "maximum": 5, "exclusiveMaximum": 6}, "Meta(le=5)"),
+    ({"type": "number", "maximum": 5, "exclusiveMaximum": 5}, "Meta(lt=5)"),
+    ({"type": "integer", "maximum": 5, "exclusiveMaximum": 6}, "Meta(le=5)"),
+    ({"type": "integer", "minimum": 1.5, "exclusiveMinimum": 1}, "Meta(ge=2)"),
+    ({"type": "integer", "minimum": 1, "exclusiveMinimum": 1.5}, "Meta(ge=2)"),
+    ({"type": "number", "minimum": -1e400, "maximum": 1e400, "exclusiveMaximum": 1e400}, None),
+    ({"type": "integer", "minimum": -1e400, "exclusiveMaximum": 3}, "Meta(lt=3)"),
+    ({"type": "string", "minLength": 2**63 - 1, "maxLength": 2**63}, f"Meta(min_length={2**63 - 1})"),
+], ids=["ge-beats-gt", "gt-on-a-tie", "gt-beats-ge", "le-beats-lt", "lt-on-a-tie", "integer-le", "integer-ge-rounded",
+        "integer-gt-rounded", "infinite-permissive-bounds", "infinite-minimum", "lengths-beyond-msgspec"])
+def test_bounds_keep_the_stricter_of_each_pair(tmp_path: Path, bounds: dict[str, Any], meta: str | None) -> None:
+    """msgspec refuses ``ge`` with ``gt``, a non-finite bound and a length beyond ``2**63 - 1``."""
+    source, module = _generated(tmp_path, {"definitions": {"N": bounds}})
+    assert ("Meta(" in source) == (meta is not None), source
+    if meta is not None:
+        assert meta in source, source
+    msgspec.json.Decoder(module.N)
+
+
+@pytest.mark.parametrize("keyword, value", [("minimum", 1e400), ("exclusiveMinimum", 1e400),
+                                            ("maximum", -1e400), ("exclusiveMaximum", -1e400)])
+def test_a_bound_no_number_meets_is_an_error(tmp_path: Path, keyword: str, value: float) -> None:
+    message = _error(tmp_path, {"definitions": {"N": {"type": "integer", keyword: value}}})
+    assert f"schema.json: #/definitions/N/{keyword}: no number satisfies `{keyword}: {value}`" in message
+
+
+@pytest.mark.parametrize(("schema", "pointer", "kind"), [
+    ({"definitions": {"A": []}}, "#/definitions/A", "an array"),
+    ({"definitions": {"minProperties": 0}}, "#/definitions/minProperties", "a number"),
+    ({"$defs": {"A": {}, "B": "text"}}, "#/$defs/B", "a string"),
+    ({"openapi": "3.1.0", "info": {}, "paths": {}, "components": {"schemas": {"A": None}}},
+     "#/components/schemas/A", "null"),
+    ({"swagger": "2.0", "info": {}, "paths": {}, "definitions": {"A": [1]}}, "#/definitions/A", "an array"),
+])
+def test_a_definition_that_is_no_schema_is_a_clean_error(tmp_path: Path, schema: dict[str, Any], pointer: str,
+                                                          kind: str) -> None:
+    message = _error(tmp_path, schema)
+    assert message == f"schema.json: {pointer}: a definition must be a schema (an object or a boolean), not {kind}"
+
+
+@pytest.mark.parametrize("key", ["_", "__", "-", "ü"])
+def test_a_definition_name_without_a_word_gets_a_fallback(tmp_path: Path, key: str) -> None:
+    source, module = _generated(tmp_path, {"definitions": {key: {"type": "object", "properties": {key: {}}}}})
+    assert "class Model(Struct" in source or key == "ü", source
+    model = module.U if key == "ü" else module.Model
+    assert msgspec.json.decode(json.dumps({key: 1}).encode(), type=model) is not None
+
+
+LITERAL_UNIONS: list[tuple[dict[str, Any], list[Any], list[Any]]] = [
+    # (the schema of `v`, values it accepts, values it refuses)
+    ({"anyOf": [{"enum": ["dark", "light"]}, {"type": "string", "pattern": "^custom:.+"}]},
+     ["dark", "light", "custom:x"], ["dim", "custom:", "darker", "dark\n"]),
+    ({"anyOf": [{"enum": ["a.b"]}, {"type": "string", "pattern": "^x"}]}, ["a.b", "xy"], ["aab", "y"]),
+    ({"anyOf": [{"enum": ["a", 1, None]}, {"type": "string", "minLength": 2}]}, ["a", "ab", 1, None], [2, True]),
+    ({"anyOf": [{"enum": ["ab", "cd"]}, {"type": "string", "minLength": 2}]}, ["ab", "xyz"], ["a"]),
+    ({"anyOf": [{"enum": [1, 2]}, {"type": "number"}]}, [1, 2, 10, 2.5], ["1"]),
+    ({"anyOf": [{"enum": [1, 2]}, {"type": "number", "minimum": 0}]}, [1, 2, 10, 2.5], [-1]),
+    ({"anyOf": [{"enum": [1, 20]}, {"type": "integer", "minimum": 10}]}, [1, 20, 10, 11], ["x"]),
+    ({"anyOf": [{"enum": [3]}, {"type": "integer", "multipleOf": 2}]}, [3, 4], [2.5]),
+    ({"anyOf": [{"$ref": "#/definitions/E"}, {"type": "string", "pattern": "^x"}]}, ["e1", "e2", "xa"], ["e3"]),
+    ({"anyOf": [{"enum": ["a", "b"]}, {"type": "string", "pattern": "^[a-z]$"}]}, ["a", "b", "c"], ["ab"]),
+]
+
+
+@pytest.mark.parametrize(("schema", "good", "bad"), LITERAL_UNIONS, ids=[str(i) for i in range(len(LITERAL_UNIONS))])
+def test_msgspec_accepts_each_literal_beside_a_constrained_scalar(tmp_path: Path, schema: dict[str, Any],
+                                                                 good: list[Any], bad: list[Any]) -> None:
+    """msgspec checks a string against the ``str`` member's constraints before the literals, and
+    gives a JSON integer to the literals rather than to ``float``."""
+    document = {"type": "object", "properties": {"v": schema}, "definitions": {"E": {"enum": ["e1", "e2"]}}}
+    _, module = _generated(tmp_path, document)
+    decode = msgspec.json.Decoder(module.Schema).decode
+    for value in good:
+        assert decode(json.dumps({"v": value}).encode()).v == value
+    for value in bad:
+        with pytest.raises(msgspec.ValidationError):
+            decode(json.dumps({"v": value}).encode())
+
+
+def test_a_constraint_a_literal_union_cannot_keep_is_documented(tmp_path: Path) -> None:
+    schema = {"type": "object", "properties": {"v": {"anyOf": [{"enum": ["a"]}, {"type": "string", "minLength": 2}]}}}
+    source, _ = _generated(tmp_path, schema)
+    assert 'v: str | UnsetType = UNSET\n    """Constraints not enforced: min length 2."""' in source, source
+
+
+def test_a_literal_union_its_constraints_accept_is_kept(tmp_path: Path) -> None:
+    schema = {"type": "object", "properties": {"v": {"anyOf": [{"enum": ["ab"]}, {"type": "string", "minLength": 2}]}}}
+    source, _ = _generated(tmp_path, schema)
+    assert 'v: Literal["ab"] | Annotated[str, Meta(min_length=2)] | UnsetType = UNSET' in source, source
+
+
+@pytest.mark.parametrize("draft", ["http://json-schema.org/draft-07/schema#",
+                                   "https://json-schema.org/draft/2020-12/schema"])
+def test_a_type_beside_a_ref_to_an_untyped_schema_adds_its_kinds(tmp_path: Path, draft: str) -> None:
+    """SchemaStore's bukkit-plugin and minecraft-loot-table: ``properties`` without ``type`` lets
+    other kinds through, and the ``type`` beside the ``$ref`` says which."""
+    schema = {
+        "$schema": draft, "type": "object",
+        "properties": {"children": {"additionalProperties": {"$ref": "#/definitions/perm", "type": ["boolean", "object"]}},
+                       "rolls": {"$ref": "#/definitions/perm", "type": ["number", "object"]},
+                       "only": {"$ref": "#/definitions/perm", "type": "object"},
+                       "typed": {"$ref": "#/definitions/name", "type": ["string", "integer"]}},
+        "definitions": {"perm": {"properties": {"a": {"type": "string"}}}, "name": {"type": "string"}},
+    }
+    source, module = _generated(tmp_path, schema)
+    decode = msgspec.json.Decoder(module.Schema).decode
+    value = decode(b'{"children": {"x": true, "y": {"a": "z"}}, "rolls": 2.5, "only": {"a": "b"}, "typed": "t"}')
+    assert value.children["x"] is True and value.rolls == 2.5
+    for refused in (b'{"only": true}', b'{"typed": 1}', b'{"rolls": "x"}'):
+        with pytest.raises(msgspec.ValidationError):
+            decode(refused)

@@ -179,6 +179,53 @@ def _run(strategy: SearchStrategy[Case], batch: Batch, tmp_path: Path) -> None:
     batch.check_mypy()
 
 
+FOUND: list[tuple[str, dict[str, object]]] = [
+    # (what broke, the minimal input): crashes the fuzzer found, kept as regression cases
+    ("docstring of three quotes: black cannot parse", {"type": "string", "description": '"""'}),
+    ("field docstring of three quotes", {"properties": {"a": {"description": '"""'}}}),
+    ("definition named '_': empty class name", {"definitions": {"_": {}}}),
+    ("minimum and exclusiveMinimum: Meta(ge, gt)", {"type": "number", "minimum": 1, "exclusiveMinimum": 0}),
+    ("maximum and exclusiveMaximum: Meta(le, lt)", {"type": "integer", "maximum": 5, "exclusiveMaximum": 6}),
+    ("1e400 reads as inf: int(inf)", {"type": "integer", "minimum": float("inf")}),
+    ("-1e400 as a bound: Meta(le=-inf)", {"type": "number", "maximum": float("-inf")}),
+    ("tags of int and str in one union", {"oneOf": [
+        {"type": "object", "properties": {"k": {"const": 1}}, "required": ["k"]},
+        {"type": "object", "properties": {"k": {"const": "a"}}, "required": ["k"]}]}),
+    ("a definition that is a list", {"definitions": {"A": []}}),
+    ("a definition that is a number", {"definitions": {"minProperties": 0}}),
+    ("`definitions: true`", {"definitions": True}),
+    ("a property named format whose schema is a string", {"properties": {"format": "x"}}),
+    ("maxLength on a time", {"type": "string", "format": "time", "maxLength": 3}),
+    ("minLength on a uuid", {"type": "string", "format": "uuid", "minLength": 3}),
+    ("pattern on a date-time", {"type": "string", "format": "date-time", "pattern": "^2"}),
+    ("maxLength on a decimal", {"type": "string", "format": "decimal", "maxLength": 3}),
+    ("pattern on base64 bytes", {"type": "string", "format": "byte", "pattern": "^a"}),
+    ("maxLength 2**64 - 1: Meta out of range", {"type": "string", "maxLength": 2**64 - 1}),
+]
+"""Inputs the generator crashed on: each must now give good code or a clean error."""
+
+MUST_GENERATE: list[tuple[str, dict[str, object]]] = [
+    # valid schemas the generator refused ("unresolved reference") although the target is there
+    ("draft-07 root $ref beside definitions", {"$schema": "http://json-schema.org/draft-07/schema#",
+                                               "$ref": "#/definitions/A", "definitions": {"A": {"type": "string"}}}),
+    ("$ref into a container that is not a schema", {"properties": {"a": {"$ref": "#/definitions/B/x"}},
+                                                    "definitions": {"B": {"x": {"type": "string"}}}}),
+    ("$ref into a non-standard keyword", {"properties": {"a": {"$ref": "#/defs/x"}},
+                                          "defs": {"x": {"type": "string"}}}),
+]
+"""Valid inputs the generator refused: each must now generate."""
+
+
+@pytest.mark.parametrize(("what", "schema"), FOUND, ids=[w for w, _ in FOUND])
+def test_found_crash_is_fixed(what: str, schema: dict[str, object], tmp_path: Path) -> None:
+    generate(Case({"schema.json": schema}, label=what), tmp_path / "case")
+
+
+@pytest.mark.parametrize(("what", "schema"), MUST_GENERATE, ids=[w for w, _ in MUST_GENERATE])
+def test_found_refusal_is_fixed(what: str, schema: dict[str, object], tmp_path: Path) -> None:
+    assert generate(Case({"schema.json": schema}, label=what), tmp_path / "case") is not None
+
+
 def test_random_schemas(batch: Batch, tmp_path: Path) -> None:
     """Random JSON Schema, OpenAPI 3.0/3.1, Swagger 2.0 documents and component folders."""
     _run(documents(), batch, tmp_path)

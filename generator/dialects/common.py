@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import Diagnostic, Location
 from ..schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP, Schema
+
+_JSON_TYPES = ((str, "a string"), (bool, "a boolean"), (int, "a number"), (float, "a number"), (list, "an array"))
 
 
 def map_subschemas(schema: Schema, rewrite: Callable[[Schema], Schema]) -> Schema:
@@ -20,6 +23,14 @@ def map_subschemas(schema: Schema, rewrite: Callable[[Schema], Schema]) -> Schem
             value = {k: rewrite(v) if isinstance(v, Schema) else v for k, v in value.items()}
         out[key] = value
     return Schema(out, schema.loc)
+
+
+def not_a_schema(raw: Any, where: Location) -> Diagnostic | None:
+    """The error for a definition that is neither a schema object nor a boolean schema."""
+    if isinstance(raw, (dict, bool)):
+        return None
+    kind = next((name for t, name in _JSON_TYPES if isinstance(raw, t)), "null")
+    return Diagnostic(where, f"a definition must be a schema (an object or a boolean), not {kind}")
 
 
 def boolean_exclusive_bounds(schema: dict[str, Any]) -> None:

@@ -14,7 +14,7 @@ from urllib.parse import unquote, urldefrag, urljoin
 
 from ..errors import Diagnostic, Location, Reporter, SchemaError, pointer
 from ..schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP, Definition, Schema, SchemaSet, wrap
-from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas, tuple_items
+from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas, not_a_schema, tuple_items
 
 #: Keywords that say nothing about values: a document with only these is a container of definitions.
 METADATA = frozenset(
@@ -23,8 +23,9 @@ METADATA = frozenset(
 )
 DEFINITION_CONTAINERS = ("definitions", "$defs")
 #: Keywords that may stand beside ``$ref`` in drafts 4 to 7, where other siblings are ignored.
+#: ``type`` stays: it only adds kinds that a target without a ``type`` lets through (``lower.kinds_beside``).
 LEGACY_REF_SIBLINGS = frozenset({"$ref", "description", "title", "default", "examples", "$comment", "$schema", "$id",
-                                 "id", "definitions", "$defs"})
+                                 "id", "definitions", "$defs", "type"})
 LEGACY_DRAFTS = ("draft-04", "draft-06", "draft-07", "draft-03")
 
 
@@ -60,7 +61,11 @@ def normalise(document: Any, display: str, default_name: str, reporter: Reporter
             raise SchemaError([Diagnostic(root.loc.child(container), f"`{container}` must be an object of schemas")])
         for name, schema in found.items():
             key = "#" + pointer(container, name)
-            definitions[key] = Definition(key, name, schema)
+            problem = not_a_schema(schema, root.loc.child(container, name))
+            if problem:
+                reporter.error(problem.location, problem.message)
+            else:
+                definitions[key] = Definition(key, name, schema)
     _add_pointer_targets(root, definitions, lambda raw, where: _rewrite(wrap(raw, where), legacy, reporter))
     return SchemaSet(definitions)
 

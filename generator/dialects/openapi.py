@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import Diagnostic, Location, SchemaError, pointer
 from ..schema import Definition, Schema, SchemaSet, wrap
-from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas
+from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas, not_a_schema
 
 COMPONENTS = "#/components/schemas/"
 #: OpenAPI annotations with no bearing on the type.
@@ -31,9 +31,16 @@ def normalise_document(document: dict[str, Any], display: str) -> SchemaSet:
     for token in container:
         found = found.get(token) if isinstance(found, dict) else None
     definitions = {}
+    problems = []
     for name, raw in (found if isinstance(found, dict) else {}).items():
         here = pointer(*container, name)
-        definitions["#" + here] = Definition("#" + here, name, _rewrite(wrap(raw, Location(display, here))))
+        problem = not_a_schema(raw, Location(display, here))
+        if problem:
+            problems.append(problem)
+        else:
+            definitions["#" + here] = Definition("#" + here, name, _rewrite(wrap(raw, Location(display, here))))
+    if problems:
+        raise SchemaError(problems)
     return SchemaSet(definitions)
 
 

@@ -11,6 +11,7 @@ error: such a type has no values.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import replace
 
 from .. import ir
@@ -20,44 +21,104 @@ from .where import location
 
 
 def order(module: ir.Module, reporter: Reporter) -> ir.Module:
-    aliases = {d.name for d in module.declarations if isinstance(d, ir.Alias)}
-    placed: dict[str, ir.Declaration] = {}
-    waiting: list[ir.Declaration] = []
-
-    def settle() -> None:
-        while ready := [w for w in waiting if all(n in placed for n in _needs(w, aliases))]:
-            for declaration in ready:
-                waiting.remove(declaration)
-                placed[declaration.name] = declaration
-
+    queue = _Queue({d.name for d in module.declarations if isinstance(d, ir.Alias)})
     for d in module.declarations:
-        waiting.append(d)
-        settle()
-    while waiting:  # only cycles are left
-        stuck = {w.name for w in waiting}
-        pure = _pure_cycle(waiting, stuck)
+        queue.add(d)
+    if queue.waiting:  # only cycles are left
+        waiting = list(queue.waiting.values())
+        # Cutting only removes references, so a pure cycle not there now never appears later.
+        pure = _pure_cycle(waiting, set(queue.stuck))
         if pure:
             for d in waiting:
                 reporter.error(location(d), f"type aliases that are each other, in a cycle: {', '.join(pure)}",
                                "such a type has no values; make one of them an object or a list")
-            return ir.Module(tuple(placed.values()) + tuple(waiting), module.root)
-        cut = next((w for w in waiting if isinstance(w, ir.Alias)), waiting[0])
-        waiting[waiting.index(cut)] = _cut(cut, stuck, reporter)
-        settle()
-    return ir.Module(tuple(placed.values()), module.root)
+            return ir.Module(tuple(queue.placed.values()) + tuple(waiting), module.root)
+    while queue.waiting:
+        position = queue.first_alias()
+        queue.replace(position, _cut(queue.waiting[position], queue.stuck, reporter))
+    return ir.Module(tuple(queue.placed.values()), module.root)
+
+
+class _Queue:
+    """Declarations in the schema's order, each placed as soon as all it needs is placed.
+
+    Each addition places, round after round, what became ready (within a round, in the order
+    the declarations came); a count of missing needs per declaration keeps this linear.
+    """
+
+    def __init__(self, aliases: set[str]) -> None:
+        self.aliases = aliases
+        self.placed: dict[str, ir.Declaration] = {}
+        self.waiting: dict[int, ir.Declaration] = {}
+        """By position (the order declarations came in), those not placed yet."""
+        self.stuck: set[str] = set()
+        """The names of the waiting declarations."""
+        self.needs: dict[int, set[str]] = {}
+        self.missing: dict[int, int] = {}
+        self.dependents: dict[str, set[int]] = {}
+        self.waiting_aliases: list[int] = []
+        """A heap of the positions of waiting aliases (some since placed: skipped when met)."""
+
+    def add(self, d: ir.Declaration) -> None:
+        position = len(self.needs)
+        if isinstance(d, ir.Alias):
+            heapq.heappush(self.waiting_aliases, position)
+        self.replace(position, d)
+
+    def replace(self, position: int, d: ir.Declaration) -> None:
+        """Set (or reset) the declaration at ``position``, then place all that became ready."""
+        self.waiting[position] = d
+        self.stuck.add(d.name)
+        self.needs[position] = needs = _needs(d, self.aliases)
+        self.missing[position] = sum(n not in self.placed for n in needs)
+        for n in needs:
+            self.dependents.setdefault(n, set()).add(position)
+        ready = [position] if self.missing[position] == 0 else []
+        while ready:
+            after: list[int] = []
+            for p in ready:
+                after += self._place(p)
+            ready = sorted(after)
+
+    def _place(self, position: int) -> list[int]:
+        """Place one declaration; the positions it made ready."""
+        d = self.waiting.pop(position)
+        self.stuck.discard(d.name)
+        if d.name in self.placed:
+            self.placed[d.name] = d
+            return []
+        self.placed[d.name] = d
+        ready = []
+        for p in self.dependents.pop(d.name, ()):
+            if p in self.waiting and d.name in self.needs[p]:
+                self.missing[p] -= 1
+                if self.missing[p] == 0:
+                    ready.append(p)
+        return ready
+
+    def first_alias(self) -> int:
+        """The first waiting alias, else the first waiting declaration."""
+        while self.waiting_aliases and self.waiting_aliases[0] not in self.waiting:
+            heapq.heappop(self.waiting_aliases)
+        return self.waiting_aliases[0] if self.waiting_aliases else next(iter(self.waiting))
 
 
 def _pure_cycle(waiting: list[ir.Declaration], stuck: set[str]) -> list[str]:
     """Aliases that name each other with no list, map or class in between (``A = B``, ``B = A | None``)."""
     edges = {d.name: _bare_refs(d.type) & stuck for d in waiting if isinstance(d, ir.Alias)}
+    acyclic: set[str] = set()
+    """Names from which no cycle is reachable: walking them again finds nothing, on any path."""
 
     def walk(name: str, path: list[str]) -> list[str]:
         if name in path:
             return path[path.index(name):]
+        if name in acyclic:
+            return []
         for target in sorted(edges.get(name, ())):
             found = walk(target, [*path, name])
             if found:
                 return found
+        acyclic.add(name)
         return []
 
     return next((cycle for name in edges if (cycle := walk(name, []))), [])

@@ -54,8 +54,10 @@ def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
         keywords.append(("name", literals.string(f.wire_name)))
     if any(k != "default" for k, _ in keywords):
         ctx.imports.add("msgspec", "field")
+    lost: list[ir.Constraints] = []
+    legal(f.type, ctx.declarations, lost)
     return FieldView(f.name, expression, with_field_call("field", keywords),
-                     field_doc(f, constraints_note(f.type, enforced=True)))
+                     field_doc(f, constraints_note(f.type, enforced=True, lost=lost)))
 
 
 def class_options(model: ir.Model, ctx: Context) -> tuple[str, ...]:

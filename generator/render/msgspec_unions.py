@@ -6,6 +6,8 @@ each count apart), one array-like, one object-like (a ``dict`` or an untagged St
 its Structs are tagged on the same field. A union that breaks a rule is widened, soundly:
 formatted strings become ``str``, several arrays one ``list`` of their items, several untagged
 objects ``dict[str, Any]``. The tags pass has already warned about untagged object unions.
+Literals beside a scalar of their kind must pass its constraints (``msgspec_literals``).
+Constraints a widening drops are collected in ``lost``, for the docs to say they are not enforced.
 """
 
 from __future__ import annotations
@@ -14,34 +16,38 @@ from collections.abc import Mapping
 
 from .. import ir
 from ..passes.walk import map_types
+from .msgspec_literals import fold, literals_fit
 
 ANY_OBJECT = ir.Map(ir.AnyType())
 
 
-def legal(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type:
-    return map_types(t, lambda node: _legal_union(node, declarations) if isinstance(node, ir.Union) else node)
+def legal(t: ir.Type, declarations: Mapping[str, ir.Declaration], lost: list[ir.Constraints] | None = None) -> ir.Type:
+    """``t`` with every union made one msgspec can decode; dropped constraints go to ``lost``."""
+    dropped = [] if lost is None else lost
+    return map_types(t, lambda node: _legal_union(node, declarations, dropped) if isinstance(node, ir.Union) else node)
 
 
-def _legal_union(union: ir.Union, declarations: Mapping[str, ir.Declaration]) -> ir.Type:
+def _legal_union(union: ir.Union, declarations: Mapping[str, ir.Declaration], lost: list[ir.Constraints]) -> ir.Type:
     members = [m for member in union.members for m in _expand_alias(member, declarations)]
     if _is_legal(members, declarations):
         return union
     # The members now include what aliases stood for: their own unions need the same care.
-    members = [legal(m, declarations) for m in members]
+    members = [legal(m, declarations, lost) for m in members]
     if len({_string_kind(m) for m in members} - {None}) > 1:
         members = [_plain_string(m) for m in members]
     for kind in ("str", "int", "float", "bool"):
         same = [m for m in members if _scalar_kind(m) == kind]
         if len(same) > 1:  # msgspec would try only one of them
+            lost += [m.constraints for m in same if isinstance(m, ir.Constrained)]
             members = _replace(members, same, ir.Scalar(kind))
     arrays = [m for m in members if isinstance(_bare(m), (ir.Array, ir.Tuple))]
     if len(arrays) > 1:
         items = [i for a in arrays for i in _array_items(_bare(a))]
-        members = _replace(members, arrays, ir.Array(legal(ir.union(*items), declarations)))
+        members = _replace(members, arrays, ir.Array(legal(ir.union(*items), declarations, lost)))
     objects = [m for m in members if _object_kind(m, declarations) is not None]
     if not _one_object_kind(objects, declarations):
         members = _replace(members, objects, ANY_OBJECT)
-    return ir.union(*members)
+    return ir.union(*fold(members, lost))
 
 
 def _is_legal(members: list[ir.Type], declarations: Mapping[str, ir.Declaration]) -> bool:
@@ -51,7 +57,7 @@ def _is_legal(members: list[ir.Type], declarations: Mapping[str, ir.Declaration]
     strings = {_string_kind(m) for m in members} - {None}
     arrays = [m for m in members if isinstance(_bare(m), (ir.Array, ir.Tuple))]
     objects = [m for m in members if _object_kind(m, declarations) is not None]
-    return len(strings) <= 1 and len(arrays) <= 1 and _one_object_kind(objects, declarations)
+    return len(strings) <= 1 and len(arrays) <= 1 and _one_object_kind(objects, declarations) and literals_fit(members)
 
 
 def _one_object_kind(objects: list[ir.Type], declarations: Mapping[str, ir.Declaration]) -> bool:

@@ -6,7 +6,7 @@ expressions, docs are escaped docstring literals. Templates only place them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -196,10 +196,12 @@ def field_doc(field: ir.Field, *notes: str | None) -> str | None:
     return doc(text, INDENT) if text else None
 
 
-def constraints_note(t: ir.Type, *, enforced: bool) -> str | None:
-    """The constraints on ``t`` in words (those msgspec cannot enforce, when the rest are)."""
+def constraints_note(t: ir.Type, *, enforced: bool, lost: Sequence[ir.Constraints] = ()) -> str | None:
+    """The constraints on ``t`` in words (those msgspec cannot enforce, when the rest are, and
+    those ``lost`` where a union had to be widened)."""
     found = [n.constraints for n in types(t) if isinstance(n, ir.Constrained)]
     if enforced:
         found = [u for c in found if (u := unenforced(c)) is not None]
+        found += [c for i, c in enumerate(lost) if c not in lost[:i]]
     text = "; ".join(describe(c) for c in found)
     return f"Constraints{' not enforced' if enforced else ''}: {text}." if text else None
