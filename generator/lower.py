@@ -300,7 +300,6 @@ class _Lowering:
         beside = Schema({k: v for k, v in schema.items() if k != "$ref"}, schema.loc)
         return [self.of_kind(beside, k, self.names[target]) for k in kinds if k != own]
 
-
     def nullable(self, key: str) -> bool:
         """A definition that is a model or an enum, or null: references add the null (see ``declare``)."""
         schema = self.expand(self.definitions[key].schema)
