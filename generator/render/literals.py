@@ -7,6 +7,7 @@ line break, quote or control character that could end it early.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 _SIMPLE_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -21,9 +22,16 @@ def _escape(char: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
+#: What a one-line literal must escape: the backslash, and anything but printable ASCII (most of it
+#: stays as it is: see ``_escape``). Matched with a regular expression, so plain text costs no Python loop.
+_STRING_SPECIAL = re.compile(r"[^\x20-\x5b\x5d-\x7e]")
+#: What a docstring must escape besides: a quote before another quote or at the end (see ``_docstring_char``).
+_DOCSTRING_SPECIAL = re.compile(r'"(?="|\Z)|[^\x20-\x5b\x5d-\x7e\n\t]')
+
+
 def string(text: str) -> str:
     """A one-line string literal, quoted the way black would quote it."""
-    body = "".join(_escape(c) for c in text)
+    body = _STRING_SPECIAL.sub(lambda m: _escape(m.group()), text)
     quote = "'" if '"' in text and "'" not in text else '"'
     return quote + body.replace(quote, "\\" + quote) + quote
 
@@ -47,13 +55,11 @@ def value(data: Any) -> str:
     raise TypeError(f"not a JSON value: {type(data).__name__}")
 
 
-def _docstring_char(text: str, i: int) -> str:
+def _docstring_char(match: re.Match[str]) -> str:
     """A quote that another quote follows, or that ends the text, is escaped: no ``\"\"\"`` can end
     the docstring early, and none can merge with its closing quotes."""
-    char = text[i]
-    if char == '"':
-        return '\\"' if i + 1 == len(text) or text[i + 1] == '"' else '"'
-    return char if char in "\n\t" else _escape(char)
+    char = match.group()
+    return '\\"' if char == '"' else _escape(char)
 
 
 def docstring(text: str, indent: str) -> str:
@@ -64,7 +70,7 @@ def docstring(text: str, indent: str) -> str:
     while lines and not lines[-1]:
         lines.pop()
     body = "\n".join(lines).lstrip()
-    escaped = "".join(_docstring_char(body, i) for i in range(len(body)))
+    escaped = _DOCSTRING_SPECIAL.sub(_docstring_char, body)
     first, *rest = escaped.split("\n")
     if not rest:
         return f'"""{first}"""'
