@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import ast
 import datetime as _dt
-import itertools
 import json
 import multiprocessing
 import multiprocessing.connection
@@ -54,8 +53,9 @@ import tomllib
 import traceback
 import types
 import typing
+import urllib.parse
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,10 +66,12 @@ from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _folder in (ROOT, ROOT / "bench"):
+    if str(_folder) not in sys.path:
+        sys.path.insert(0, str(_folder))
 
 from generator import render  # noqa: E402
+from modules import describe, exec_module, forget_module, one_line  # noqa: E402
 from generator.errors import Reporter, SchemaError  # noqa: E402
 from generator.inputs import Input, to_ir  # noqa: E402
 
@@ -87,9 +89,6 @@ DCG_FLAGS = ("--input-file-type", "jsonschema", "--output-model-type", "msgspec.
              "--use-union-operator", "--no-allow-remote-refs", "--disable-timestamp",
              "--use-msgspec-tagged-unions", "--use-msgspec-nullable-enum-alias", "--disable-warnings",
              "--formatters", "builtin", "--class-name", DCG_ROOT)
-MODULE_PREFIX = "_schemagen_corpus_"
-"""Executed modules are registered in ``sys.modules`` as this prefix and a counter."""
-_module_ids = itertools.count()
 
 Result = dict[str, Any]
 """What a task returns: plain dicts, lists and strings (they cross a pipe)."""
@@ -133,13 +132,13 @@ def load_instances(folder: Path) -> list[tuple[str, str | None, str | None]]:
             else:
                 continue
         except Exception as exc:  # noqa: BLE001 - an unreadable instance is reported, not fatal
-            found.append((path.name, None, f"{type(exc).__name__}: {_one_line(str(exc))}"))
+            found.append((path.name, None, f"{type(exc).__name__}: {one_line(str(exc))}"))
             continue
         for ident, value in values:
             try:
                 found.append((ident, json.dumps(value, default=_jsonable, ensure_ascii=False), None))
             except (TypeError, ValueError) as exc:
-                found.append((ident, None, f"{type(exc).__name__}: {_one_line(str(exc))}"))
+                found.append((ident, None, f"{type(exc).__name__}: {one_line(str(exc))}"))
     return found
 
 
@@ -148,46 +147,13 @@ def instances_of(corpus: Path, name: str) -> dict[str, list[tuple[str, str | Non
 
 
 # --------------------------------------------------------------------------------------------
-# Helpers shared with the tests (tests/test_fuzz.py uses exec_module and check_msgspec_types)
-
-
-def _one_line(text: str, width: int = 300) -> str:
-    text = re.sub(rf"{MODULE_PREFIX}\d+\.", "", text)
-    text = text.replace("\r", "\\r").replace("\n", "\\n")
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def describe(exc: BaseException) -> str:
-    """``Type: message`` on one line, without the throwaway module names."""
-    return f"{type(exc).__name__}: {_one_line(str(exc))}"
+# Helpers shared with the tests (tests/test_fuzz.py uses check_msgspec_types)
 
 
 def traceback_tail(exc: BaseException, lines: int = 4) -> str:
     """The last frames of ``exc``'s traceback and its message (the part that says where it broke)."""
     text = "".join(traceback.format_exception(exc)).rstrip().splitlines()
     return "\n".join(text[-lines * 2 - 1:])
-
-
-def exec_module(source: str, label: str = "module") -> types.ModuleType:
-    """Compile and execute ``source`` as a fresh module registered in ``sys.modules`` under a unique name.
-
-    The module stays registered (msgspec and dataclasses resolve string annotations through it);
-    call ``forget_module`` when done.
-    """
-    name = f"{MODULE_PREFIX}{next(_module_ids)}"
-    module = types.ModuleType(name)
-    module.__file__ = f"<{label}>"
-    sys.modules[name] = module
-    try:
-        exec(compile(source, f"<{label}>", "exec"), module.__dict__)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
-
-
-def forget_module(module: types.ModuleType) -> None:
-    sys.modules.pop(module.__name__, None)
 
 
 def defined_names(source: str) -> list[str]:
@@ -230,7 +196,7 @@ def decode_all(decoder: msgspec.json.Decoder[Any], instances: Sequence[tuple[str
         try:
             decoder.decode(text.encode())
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-            outcome[ident] = _one_line(str(exc))
+            outcome[ident] = one_line(str(exc))
         except Exception as exc:  # noqa: BLE001
             outcome[ident] = "CRASH " + describe(exc)
         else:
@@ -299,7 +265,7 @@ def task_schemagen(corpus: Path, name: str, variants: Sequence[str] = VARIANTS, 
         module = to_ir(Input("corpus_case", path, path.name, dialect), path.parent, reporter)  # type: ignore[arg-type]
     except SchemaError as exc:
         first = exc.diagnostics[0] if exc.diagnostics else None
-        detail = _one_line(str(first) if first is not None else str(exc))
+        detail = one_line(str(first) if first is not None else str(exc))
         if len(exc.diagnostics) > 1:
             detail += f" (+{len(exc.diagnostics) - 1} more)"
         result["variants"] = {v: _outcome("error", detail, "to_ir") for v in variants}
@@ -345,7 +311,7 @@ def _generate(module: Any, variant: str, label: str, environment: Any, corpus: P
     try:
         source = render.render(module, variant, label, environment)
     except SchemaError as exc:
-        return _outcome("error", _one_line(str(exc)), "render")
+        return _outcome("error", one_line(str(exc)), "render")
     except Exception as exc:  # noqa: BLE001
         return _outcome("crash", traceback_tail(exc), "render")
     try:
@@ -394,7 +360,7 @@ def task_dcg(corpus: Path, name: str, timeout: float = DCG_TIMEOUT) -> Result:
         if done.returncode != 0 or not out.is_file():
             lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
             message = lines[-1] if lines else f"exit status {done.returncode}, no output"
-            result["variants"]["msgspec"] = _outcome("error", _one_line(message), "dcg")
+            result["variants"]["msgspec"] = _outcome("error", one_line(message), "dcg")
             return result
         source = out.read_text()
     try:
@@ -562,7 +528,56 @@ def run(corpus: Path = DEFAULT_CORPUS, names: Sequence[str] | None = None, *, jo
 
     results = run_tasks(tasks, jobs, progress)
     return {"corpus": str(corpus), "names": names, "variants": list(variants), "dcg": dcg, "decode": decode,
-            "results": results, "seconds": time.perf_counter() - start}
+            "results": results, "seconds": time.perf_counter() - start,
+            "missing": {n: missing for n in names if (missing := missing_documents(corpus, n))}}
+
+
+def missing_documents(corpus: Path, name: str) -> list[str]:
+    """The documents ``name`` refers to (itself or through the corpus files it refers to) that the
+    corpus does not hold: ``$ref``s to URLs, and to files missing from ``json/`` (read against the
+    document's ``$id``, whose folder ``json/`` stands for, as the generator reads it).
+    No tool can generate such a schema offline; the table counts them apart."""
+    folder = corpus / "json"
+    missing: set[str] = set()
+    seen: set[str] = set()
+    pending = [f"{name}.json"]
+    while pending:
+        file = pending.pop()
+        if file in seen:
+            continue
+        seen.add(file)
+        try:
+            document = json.loads((folder / file).read_text(encoding="utf-8-sig"))
+        except (OSError, ValueError):
+            continue
+        own = next((document[k] for k in ("$id", "id") if isinstance(document, dict)
+                    and isinstance(document.get(k), str) and "://" in document[k]), "")
+        mirrored = own.split("#", 1)[0].rsplit("/", 1)[0] + "/" if own else None  # as the generator reads it
+        ids = {i for key in ("$id", "id") for i in _raw_values(document, key)}  # resources inside it
+        for ref in _raw_values(document, "$ref"):
+            target = urllib.parse.urljoin(own, ref).split("#", 1)[0] if own else ref.split("#", 1)[0]
+            if target in ("", own.split("#", 1)[0]) or ref.split("#", 1)[0] in ids or target in ids:
+                continue
+            if mirrored and target.startswith(mirrored):
+                target = target[len(mirrored):]
+            if "://" not in target and (folder / target).is_file():
+                pending.append(target)
+            else:
+                missing.add(target)
+    return sorted(missing)
+
+
+def _raw_values(node: Any, key: str) -> Iterator[str]:
+    """Every string value of ``key`` (``$ref``, ``$id``) in a parsed document, wherever it stands."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if isinstance(item.get(key), str):
+                yield item[key]
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def tool_rows(report: Result) -> list[tuple[str, str]]:
@@ -596,6 +611,10 @@ class Tally(msgspec.Struct, kw_only=True):
     negative_rejected: int = 0
     negatives: int = 0
     decode_crashes: int = 0
+    error_missing: int = 0
+    """Clean errors of schemas that need a document the corpus lacks (``missing_documents``)."""
+    resolvable: int = 0
+    resolvable_generated: int = 0
 
 
 def tally(report: Result, tool: str, variant: str, only: set[str] | None = None) -> Tally:
@@ -604,10 +623,14 @@ def tally(report: Result, tool: str, variant: str, only: set[str] | None = None)
         if only is not None and name not in only:
             continue
         status = status_of(report, tool, name, variant)["status"]
+        resolvable = name not in report.get("missing", {})
+        t.resolvable += resolvable
         if status == "generated":
             t.generated += 1
+            t.resolvable_generated += resolvable
         elif status == "error":
             t.error += 1
+            t.error_missing += not resolvable
         else:
             t.crash += 1
         if status != "generated" or variant != "msgspec" or not report["decode"]:
@@ -635,16 +658,18 @@ def _share(part: int, whole: int) -> str:
 def table(report: Result, only: set[str] | None = None, msgspec_only: bool = False) -> str:
     """The Markdown summary: one row per tool and variant, and jsonschema's own verdicts for reference."""
     total = len(report["names"]) if only is None else len(only)
-    lines = ["| tool | variant | generated | clean error | crash | valid instances accepted "
+    lines = ["| tool | variant | generated | clean error (of which: needs a document the corpus lacks) | crash "
+             "| generated, of the schemas the corpus resolves | valid instances accepted "
              "| all instances accepted | negative instances rejected |",
-             "|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|"]
     for tool, variant in tool_rows(report):
         if msgspec_only and variant != "msgspec":
             continue
         t = tally(report, tool, variant, only)
         decoded = variant == "msgspec" and report["decode"]
         label = "schemagen" if tool == "schemagen" else "datamodel-codegen"
-        lines.append(f"| {label} | {variant} | {_share(t.generated, total)} | {t.error} | {t.crash} "
+        lines.append(f"| {label} | {variant} | {_share(t.generated, total)} | {t.error} ({t.error_missing}) "
+                     f"| {t.crash} | {_share(t.resolvable_generated, t.resolvable)} "
                      + (f"| {_share(t.valid_accepted, t.valid)} | {_share(t.accepted, t.instances)} "
                         f"| {_share(t.negative_rejected, t.negatives)} |" if decoded else "| | | |"))
     if report["decode"] and "msgspec" in report["variants"]:
@@ -660,7 +685,7 @@ def table(report: Result, only: set[str] | None = None, msgspec_only: bool = Fal
             for verdict in verdicts.get("negative_test", {}).values():
                 negatives += 1
                 negative_invalid += verdict is False
-        lines.append(f"| jsonschema (reference) | – | | | | | {_share(valid, valid + invalid + unknown)} valid"
+        lines.append(f"| jsonschema (reference) | – | | | | | | {_share(valid, valid + invalid + unknown)} valid"
                      f"{f', {unknown} undetermined' if unknown else ''} "
                      f"| {_share(negative_invalid, negatives)} |")
     return "\n".join(lines)
@@ -705,6 +730,9 @@ def details(report: Result) -> str:
         kinds = Counter(re.sub(r"'[^']*'", "'…'", o["detail"].split(": ", 2)[-1])[:90] for _, o in errors)
         out += [f"- {count} × {kind}" for kind, count in kinds.most_common()] + [""]
         out += [f"- `{n}`: {o['detail']}" for n, o in errors] + [""]
+    missing = report.get("missing", {})
+    out += [f"## Schemas that need a document the corpus lacks ({len(missing)})", ""]
+    out += [f"- `{n}`: " + ", ".join(f"`{d}`" for d in docs) for n, docs in sorted(missing.items())] + [""]
     if report["decode"] and "msgspec" in report["variants"]:
         for tool, _ in [r for r in tool_rows(report) if r[1] == "msgspec"]:
             out += [f"## Valid instances rejected: {tool} msgspec", ""]

@@ -9,12 +9,9 @@ else). Run ``python tests/conformance.py`` for a Markdown table of the counts.
 
 from __future__ import annotations
 
-import itertools
 import json
-import re
 import sys
 import tempfile
-import types
 import typing
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -24,12 +21,14 @@ from typing import Any
 import msgspec
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _folder in (ROOT, ROOT / "bench"):
+    if str(_folder) not in sys.path:
+        sys.path.insert(0, str(_folder))
 
 from generator import render  # noqa: E402
 from generator.errors import Reporter, SchemaError  # noqa: E402
 from generator.inputs import Input, to_ir  # noqa: E402
+from modules import describe, loaded  # noqa: E402
 
 SUITE = "corpora/json-schema-test-suite/tests"
 #: The suite's cases rely on their draft's semantics without saying it; say it for them.
@@ -38,9 +37,6 @@ DIALECTS = {"draft7": "http://json-schema.org/draft-07/schema#",
 """The suite's test folder, relative to ``../shared``."""
 DRAFTS = ("draft7", "draft2020-12")
 
-MODULE_PREFIX = "_schemagen_conformance_"
-"""Generated modules are registered in ``sys.modules`` as this prefix and a counter."""
-_module_ids = itertools.count()
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,21 +94,9 @@ def build_decoder(schema: dict[str, Any], folder: Path) -> msgspec.json.Decoder[
     path.write_text(json.dumps(schema))
     module = to_ir(Input("case", path, "case.json", "jsonschema"), path.parent, Reporter())
     source = render.render(module, "msgspec", "case", render.environment())
-    name = f"{MODULE_PREFIX}{next(_module_ids)}"
-    namespace = types.ModuleType(name)
-    sys.modules[name] = namespace
-    try:
-        exec(compile(source, f"<{name}>", "exec"), namespace.__dict__)
+    with loaded(source, "case") as namespace:
         root = typing.Any if module.root is None else getattr(namespace, module.root)
         return msgspec.json.Decoder(root)
-    finally:
-        del sys.modules[name]
-
-
-def _describe(exc: BaseException) -> str:
-    """``Type: message`` on one line, without the throwaway module names."""
-    message = re.sub(rf"{MODULE_PREFIX}\d+\.", "", str(exc)).replace("\r", "\\r").replace("\n", "\\n")
-    return f"{type(exc).__name__}: {message}"
 
 
 def run_case(draft: str, keyword: str, case: dict[str, Any], tally: Tally, folder: Path) -> None:
@@ -127,7 +111,7 @@ def run_case(draft: str, keyword: str, case: dict[str, Any], tally: Tally, folde
         return
     except Exception as exc:  # noqa: BLE001 - a crash is what we are counting
         tally.crash += 1
-        tally.crashes.append(Crash(draft, f"{keyword}.json", case["description"], _describe(exc)))
+        tally.crashes.append(Crash(draft, f"{keyword}.json", case["description"], describe(exc)))
         return
     try:
         outcomes = [(test, _decode(decoder, test["data"])) for test in case["tests"]]
@@ -156,7 +140,7 @@ def _decode(decoder: msgspec.json.Decoder[Any], data: Any) -> str | None:
     except msgspec.ValidationError as exc:
         return str(exc)
     except Exception as exc:  # noqa: BLE001
-        raise _CaseCrash(f"while decoding {json.dumps(data)[:60]}: {_describe(exc)}") from exc
+        raise _CaseCrash(f"while decoding {json.dumps(data)[:60]}: {describe(exc)}") from exc
     return None
 
 
