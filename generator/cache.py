@@ -4,13 +4,15 @@ Where it lives: ``$SCHEMAGEN_CACHE_DIR``; else ``$XDG_CACHE_HOME/schemagen``; el
 Never inside the project, so a cold run is ``SCHEMAGEN_CACHE_DIR=$(mktemp -d) make generate``;
 ``SCHEMAGEN_CACHE_DIR=off`` runs without one.
 
-Three kinds of entry (``namespace``):
+Four kinds of entry (``namespace``):
 
 - ``plan``: the whole result of a run (files and warnings), keyed by ``generate.fingerprint``: the
   generator's source and libraries, the configuration and templates, every input's bytes;
 - ``chunk``: what black makes of one top-level declaration of a module (``render.format``), keyed by
   black's version, the mode and the declaration's text (empty: black leaves it as it is);
-- ``statement``: what black makes of one statement formatted on its own, keyed the same way.
+- ``statement``: what black makes of one statement formatted on its own, keyed the same way;
+- ``valid``: a definition the meta-schema check accepted without a word (``validate``), keyed by its
+  canonical text and the validator's version.
 
 Why SQLite rather than a file per entry: a run reads and writes thousands of small entries (one per
 declaration and variant); SQLite does that in a few statements, and a run's entries are written in one

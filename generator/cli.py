@@ -122,7 +122,7 @@ def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
         others = [o for o in discover(cfg) if o.display != source.display]
     except SchemaError:
         others = []
-    module, warnings = Linker([*others, source], cfg.root).lower(source)
+    module, warnings = Linker([*others, source], cfg.root, cfg.schemas).lower(source)
     _warn(args, warnings)
     sys.stdout.write(emit(module, source.display, cfg))
     return 0

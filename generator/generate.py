@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import gc
+import importlib.util
 import os
 import pickle
 import sys
@@ -49,7 +50,7 @@ def plan(config: Config) -> Result:
             return cached
     try:
         with formatting.Session(store):
-            result = _render_all(config, sources)
+            result = _render_all(config, sources, store)
     finally:
         gc.unfreeze()
     if store is not None and key is not None:
@@ -57,12 +58,12 @@ def plan(config: Config) -> Result:
     return result
 
 
-def _render_all(config: Config, sources: list[Input]) -> Result:
+def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Result:
     env = render.environment(config.templates)
     files: dict[Path, str] = {Path("__init__.py"): PACKAGE_INIT, Path("py.typed"): ""}
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
-    linker = Linker(sources, config.root)
+    linker = Linker(sources, config.root, config.schemas, store)
     for source in sources:
         try:
             with _collector_paused():
@@ -120,15 +121,17 @@ def fingerprint(config: Config, sources: list[Input]) -> str | None:
 
 @cache
 def _generator_digest() -> str:
-    """This generator: its source, its built-in templates, and the libraries that shape its output."""
-    import jinja2
-    import yaml
-
-    versions = f"{sys.version}|black {formatting.black_version()}|jinja2 {jinja2.__version__}|pyyaml {yaml.__version__}"
+    """This generator: its source, its built-in templates, and the libraries that shape its output
+    (the name and version of every package installed beside Jinja, black, PyYAML and jsonschema,
+    read off the ``*.dist-info`` folder names, so that a run with nothing to do imports none of them)."""
+    versions = [sys.version]
+    spec = importlib.util.find_spec("jinja2")
+    if spec is not None and spec.origin:
+        versions += sorted(p.name for p in Path(spec.origin).parent.parent.glob("*.dist-info"))
     package = Path(__file__).resolve().parent
     code = [part for path in sorted(package.rglob("*.py")) if "__pycache__" not in path.parts
             for part in (path.relative_to(package).as_posix(), path.read_bytes())]
-    return digest(versions, *code, *_folder(render.BUILTIN_TEMPLATES))
+    return digest(*versions, *code, *_folder(render.BUILTIN_TEMPLATES))
 
 
 def _folder(folder: Path) -> list[str | bytes]:

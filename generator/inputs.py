@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import ir, passes, validate
+from .bundle import Library, bundle
+from .cache import Cache
 from .config import Config, InputSpec
 from .dialects import Dialect, normalise
 from .errors import Diagnostic, Location, Reporter, SchemaError
@@ -61,18 +63,23 @@ def discover(config: Config) -> list[Input]:
     return inputs
 
 
-def to_ir(source: Input, root: Path, reporter: Reporter, external: External | None = None) -> ir.Module:
+def to_ir(source: Input, root: Path, reporter: Reporter, external: External | None = None,
+          library: Library | None = None, cache: Cache | None = None) -> ir.Module:
     """Load, normalise, lower and run the passes; problems go to ``reporter`` (errors raise).
 
-    ``external`` resolves references to other files (see ``link.Linker``); without it they are
-    unresolved.
+    ``library`` says which referenced files that are not inputs are read (``bundle``; default: those
+    in ``source``'s folder); ``external`` resolves references to inputs (see ``link.Linker``); other
+    references to files are unresolved. ``cache`` spares work done in an earlier run (see ``validate.check``).
     """
     documents = [(_display(p, root), read_document(p, _display(p, root))) for p in source.files]
     if not documents:
         raise SchemaError([Diagnostic(Location(source.display), "the folder holds no .json, .yaml or .yml file")])
     schemas = normalise(documents, folder=source.path.is_dir(), dialect=source.dialect,
                         default_name=pascal(source.path.stem) or "Model", reporter=reporter)
-    validate.check(schemas, reporter)
+    if source.path.is_file():
+        library = library or Library(root, source.path.parent, frozenset({source.display}))
+        schemas = bundle(schemas, source.display, library, reporter)
+    validate.check(schemas, reporter, cache)
     reporter.raise_errors()
     module = lower(schemas, reporter, external)
     reporter.raise_errors()

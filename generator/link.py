@@ -9,13 +9,18 @@ from pathlib import Path
 
 from . import ir
 from .errors import Diagnostic, Location, Reporter, SchemaError
+from .bundle import Library
+from .cache import Cache
 from .inputs import Input, to_ir
 
 
 class Linker:
-    def __init__(self, inputs: Sequence[Input], root: Path) -> None:
+    def __init__(self, inputs: Sequence[Input], root: Path, folder: Path, cache: Cache | None = None) -> None:
+        """``folder``: the schema folder, where referenced files that are not inputs are read from."""
         self.root = root
+        self.cache = cache
         self.by_file = {source.display: source for source in inputs if source.path.is_file()}
+        self.library = Library(root, folder, frozenset(self.by_file))
         self.done: dict[str, tuple[ir.Module | SchemaError, list[Diagnostic]]] = {}
         self.active: list[str] = []
 
@@ -25,7 +30,7 @@ class Linker:
             self.active.append(source.display)
             reporter = Reporter()
             try:
-                result: ir.Module | SchemaError = to_ir(source, self.root, reporter, self.resolve)
+                result: ir.Module | SchemaError = to_ir(source, self.root, reporter, self.resolve, self.library, self.cache)
             except SchemaError as exc:
                 result = exc
             finally:
@@ -41,9 +46,7 @@ class Linker:
         file, pointer = ref.split("#", 1)
         target = self.by_file.get(file)
         if target is None:
-            raise SchemaError([Diagnostic(where, f"{file!r} is not an input of this project",
-                                          "a reference to another file must name a schema file directly under "
-                                          "the schema folder (or one listed in [[tool.schemagen.inputs]])")])
+            raise SchemaError([Diagnostic(where, *self.library.refusal(file))])
         if file in self.active:
             cycle = " -> ".join([*self.active[self.active.index(file):], file])
             raise SchemaError([Diagnostic(where, f"inputs refer to each other in a cycle: {cycle}",

@@ -3,24 +3,29 @@
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from .errors import Diagnostic, Location, SchemaError
 
 SUFFIXES = (".json", ".yaml", ".yml")
 
 
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """Safe YAML without timestamps: a date in a schema stays the string it was written as."""
+@cache
+def _yaml() -> tuple[Any, type[Any]]:
+    """PyYAML and its safe loader without timestamps (a date in a schema stays the string it was
+    written as); imported when a run first reads YAML, so a run with nothing to do never does."""
+    import yaml
 
+    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        pass
 
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+    Loader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    return yaml, Loader
 
 
 def read_document(path: Path, display: str) -> Any:
@@ -34,8 +39,9 @@ def read_document(path: Path, display: str) -> Any:
             return json.loads(text)
         except json.JSONDecodeError as exc:
             raise _fail(Location(display, line=exc.lineno, column=exc.colno), f"invalid JSON: {exc.msg}")
+    yaml, loader = _yaml()
     try:
-        return yaml.load(text, Loader=_Loader)
+        return yaml.load(text, Loader=loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None

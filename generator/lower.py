@@ -216,7 +216,10 @@ class _Lowering:
             self.ref(member)  # reports it
             return None
         if target in self.folding:
-            self.reporter.error(member.loc.child("$ref"), f"`allOf` includes itself through {target!r}")
+            # A schema that must also satisfy itself: the member adds nothing (the largest set of values
+            # that satisfies such an equation is the one without it).
+            self.reporter.warn(member.loc.child("$ref"), f"`allOf` includes itself through {target!r}; "
+                               "that member adds nothing and is left out")
             return None
         self.folding.add(target)
         try:

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
 
 def locate(file: Path, pointer: str) -> tuple[int, int] | None:
     """1-based (line, column) of the value at ``pointer``, or of its nearest parent that exists."""
+    import yaml  # only when there is something to report
+
     try:
-        node = yaml.compose(file.read_text(encoding="utf-8"), Loader=_Loader)
+        node = yaml.compose(file.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return None
     if node is None:

@@ -74,7 +74,7 @@ def _lower(cfg: configuration.Config) -> dict[str, ir.Module]:
     found: dict[str, ir.Module] = {}
     errors: list[Diagnostic] = []
     sources = discover(cfg)
-    linker = Linker(sources, cfg.root)
+    linker = Linker(sources, cfg.root, cfg.schemas)
     for source in sources:
         try:
             found[source.name], _ = linker.lower(source)

@@ -10,14 +10,19 @@ cannot change a generated type (an annotation, a repeated `required` entry) is a
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft7Validator
-
+from .cache import Cache, digest
 from .errors import Location, Reporter
 from .schema import Schema, SchemaSet
 
-_VALIDATOR = Draft7Validator(Draft7Validator.META_SCHEMA)
+NAMESPACE = "valid"
+"""Cache entries: definitions the meta-schema accepts with nothing to say (see ``check``)."""
+
+if TYPE_CHECKING:
+    from jsonschema import Draft7Validator
 #: Keywords whose values are maps of names to schemas (a name there is no keyword).
 NAMED_SCHEMAS = frozenset({"properties", "patternProperties", "definitions", "$defs", "dependentSchemas"})
 #: Keywords whose misuse cannot change a generated type: a warning, not an error.
@@ -27,9 +32,20 @@ HARMLESS = frozenset({"$comment", "$anchor", "$recursiveAnchor", "$dynamicAnchor
 TYPE_HINT = "a type is one of: array, boolean, integer, null, number, object, string (or a list of them)"
 
 
-def check(schemas: SchemaSet, reporter: Reporter) -> None:
-    for definition in schemas.definitions.values():
-        for error in _VALIDATOR.iter_errors(definition.schema):
+def check(schemas: SchemaSet, reporter: Reporter, cache: Cache | None = None) -> None:
+    """Report every problem; with a ``cache``, a definition found valid before is not checked again
+    (the key is its canonical text and the validator's version: a regeneration after a small edit
+    checks what changed)."""
+    definitions = list(schemas.definitions.values())
+    keys = [_key(d.schema) for d in definitions] if cache is not None else []
+    known = cache.get_many(NAMESPACE, keys) if cache is not None else {}
+    found_valid: dict[str, bytes] = {}
+    for i, definition in enumerate(definitions):
+        if keys and keys[i] in known:
+            continue
+        problems = 0
+        for error in validator().iter_errors(definition.schema):
+            problems += 1
             while error.context:  # "valid under none of" a choice: the deepest problem inside it
                 error = max(error.context, key=lambda e: len(e.absolute_path))
             path = list(error.absolute_path)
@@ -39,6 +55,30 @@ def check(schemas: SchemaSet, reporter: Reporter) -> None:
                 reporter.warn(where, f"not a valid schema, read anyway: {_message(error)}")
             else:
                 reporter.error(where, f"not a valid schema: {_message(error)}", TYPE_HINT if keyword == "type" else None)
+        if keys and not problems:
+            found_valid[keys[i]] = b""
+    if cache is not None and found_valid:
+        cache.put_many(NAMESPACE, found_valid)
+
+
+def _key(schema: Schema) -> str:
+    return digest(_validator_version(), json.dumps(schema, separators=(",", ":"), default=repr))
+
+
+@lru_cache(maxsize=1)
+def _validator_version() -> str:
+    from importlib.metadata import version
+
+    return version("jsonschema") + json.dumps(validator().schema, sort_keys=True)
+
+
+@lru_cache(maxsize=1)
+def validator() -> Draft7Validator:
+    """The meta-schema's validator (``jsonschema`` is imported when a run first checks a schema: a run
+    with nothing to do never does)."""
+    from jsonschema import Draft7Validator
+
+    return Draft7Validator(Draft7Validator.META_SCHEMA)
 
 
 def _locate(root: Schema, path: list[Any]) -> Location:

@@ -200,6 +200,20 @@ def test_allof_merged_property_keeps_its_description(variant: str) -> None:
     assert "Required here, and not empty." in text
 
 
+def test_allof_that_includes_itself_leaves_that_member_out_with_a_warning(tmp_path: Path) -> None:
+    schema = {"definitions": {"A": {"type": "object", "allOf": [
+        {"$ref": "#/definitions/A"}, {"properties": {"x": {"type": "string"}}, "required": ["x"]}]}}}
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps(schema))
+    reporter = Reporter()
+    module = to_ir(Input("x", path, "x.json"), path.parent, reporter)
+    (model,) = module.declarations
+    assert [f.wire_name for f in model.fields] == ["x"]  # type: ignore[union-attr]
+    assert [str(w) for w in reporter.warnings] == [
+        "warning: x.json: #/definitions/A/allOf/0/$ref: `allOf` includes itself through '#/definitions/A'; "
+        "that member adds nothing and is left out"]
+
+
 # Tagged and untagged unions ------------------------------------------------------------------
 
 SHAPES = {

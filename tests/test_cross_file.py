@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +26,8 @@ ORDER = {"title": "Order", "type": "object", "required": ["total"], "properties"
 
 def generate(project: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "generator", "--project", str(project), "generate"],
-                          capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": ""})
+                          capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "",
+                                                        "SCHEMAGEN_CACHE_DIR": os.environ["SCHEMAGEN_CACHE_DIR"]})
 
 
 def write(project: Path, **schemas: object) -> None:
@@ -58,7 +60,7 @@ def test_a_reference_to_another_input_imports_its_class(tmp_path: Path) -> None:
       "b": {"definitions": {"B": {"type": "object", "properties": {"a": {"$ref": "a.json"}}}}}},
      "inputs refer to each other in a cycle: schemas/a.json -> schemas/b.json -> schemas/a.json"),
     ({"a": {"title": "A", "type": "object", "properties": {"x": {"$ref": "../outside.json#/definitions/X"}}}},
-     "'outside.json' is not an input of this project"),
+     "'outside.json' is outside the schema folder: it is not read"),
     ({"a": {"title": "A", "type": "object", "properties": {"x": {"$ref": "b.json#/definitions/Nope"}}},
       "b": {"definitions": {"B": {"type": "string"}}}},
      "'schemas/b.json' declares nothing at #/definitions/Nope"),
@@ -68,3 +70,87 @@ def test_bad_references_between_inputs_are_clear_errors(tmp_path: Path, schemas:
     result = generate(tmp_path)
     assert result.returncode == 1 and message in result.stderr, result.stderr
     assert "Traceback" not in result.stderr and not (tmp_path / "generated").exists()
+
+
+# --- files inside the schema folder that are not inputs: what is needed is copied in --------------
+
+
+def test_a_file_that_is_no_input_gives_its_definitions_to_the_referring_module(tmp_path: Path) -> None:
+    write(tmp_path, common=COMMON, order=ORDER)
+    (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\n[[tool.schemagen.inputs]]\npath = "schemas/order.json"\n')
+    result = generate(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in (tmp_path / "generated").iterdir()) == ["__init__.py", "order", "py.typed"]
+    order = (tmp_path / "generated" / "order" / "msgspec_models.py").read_text()
+    assert "class Money" in order and "Currency = Literal" in order and "from .." not in order
+    check = subprocess.run(
+        [sys.executable, "-c",
+         "import msgspec, generated.order.msgspec_models as o;"
+         "x = msgspec.json.decode(b'{\"total\": {\"amount\": \"1\", \"currency\": \"USD\"}}', type=o.Order);"
+         "assert type(x.total) is o.Money and x.total.currency == 'USD'"],
+        cwd=tmp_path, capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+
+
+def test_only_what_is_referred_to_is_copied_and_pointers_and_back_references_resolve(tmp_path: Path) -> None:
+    shared = {
+        "definitions": {
+            "Used": {"type": "object", "properties": {"next": {"$ref": "third.json#/definitions/Leaf"},
+                                                      "back": {"$ref": "main.json#/definitions/Home"}}},
+            "Unused": {"type": "object", "properties": {"x": {"type": "integer"}}},
+        },
+        "properties": {"inner": {"type": "object", "title": "Inner", "properties": {"y": {"type": "string"}}}},
+    }
+    main = {"title": "Main", "type": "object", "properties": {
+        "used": {"$ref": "shared.json#/definitions/Used"},
+        "inner": {"$ref": "shared.json#/properties/inner"}},
+        "definitions": {"Home": {"type": "string", "enum": ["h"]}}}
+    write(tmp_path, main=main, shared=shared, third={"definitions": {"Leaf": {"type": "boolean"}}})
+    (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\n[[tool.schemagen.inputs]]\npath = "schemas/main.json"\n')
+    result = generate(tmp_path)
+    assert result.returncode == 0, result.stderr
+    source = (tmp_path / "generated" / "main" / "dataclass_models.py").read_text()
+    assert "class Used" in source and "class inner" in source and "Unused" not in source
+    assert "Leaf = bool" in source and "next: Leaf | None" in source
+    assert source.count("Home = Literal") == 1 and "back: Home | None" in source
+
+
+def test_a_broken_file_that_is_no_input_is_reported_at_its_own_place(tmp_path: Path) -> None:
+    write(tmp_path, main={"title": "Main", "type": "object", "properties": {"a": {"$ref": "lib.json#/definitions/A"}}})
+    (tmp_path / "schemas" / "lib.json").write_text('{"definitions": {"A": {"type": "strng"}}}')
+    (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\n[[tool.schemagen.inputs]]\npath = "schemas/main.json"\n')
+    result = generate(tmp_path)
+    assert result.returncode == 1 and "schemas/lib.json" in result.stderr and "#/definitions/A/type" in result.stderr, \
+        result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_the_schema_folder_stands_for_the_folder_of_the_root_id(tmp_path: Path) -> None:
+    """``$id: https://example.com/s/a.json``: ``b.json`` and ``https://example.com/s/b.json`` are the
+    file beside it; a URL elsewhere stays remote (refused, never fetched)."""
+    a = {"$id": "https://example.com/s/a.json", "title": "A", "type": "object", "properties": {
+        "b": {"$ref": "b.json#/definitions/B"}, "c": {"$ref": "https://example.com/s/b.json#/definitions/B"}}}
+    write(tmp_path, a=a, b={"$id": "https://example.com/s/b.json", "definitions": {"B": {"type": "integer"}}})
+    (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\n[[tool.schemagen.inputs]]\npath = "schemas/a.json"\n')
+    result = generate(tmp_path)
+    assert result.returncode == 0, result.stderr
+    source = (tmp_path / "generated" / "a" / "typeddict_models.py").read_text()
+    assert "B = int" in source and "b: NotRequired[\"B\"]" in source and "c: NotRequired[\"B\"]" in source
+    a["properties"]["d"] = {"$ref": "https://example.org/s/b.json#/definitions/B"}  # type: ignore[index]
+    write(tmp_path, a=a)
+    result = generate(tmp_path)
+    assert result.returncode == 1 and "unresolved reference 'https://example.org/s/b.json#/definitions/B'" in result.stderr
+
+
+def test_a_pointer_into_a_draft_07_tuple_finds_its_item(tmp_path: Path) -> None:
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "title": "T", "type": "object",
+              "definitions": {"pair": {"type": "array", "items": [{"type": "string", "enum": ["x"]}, {"type": "integer"}],
+                                       "additionalItems": {"type": "boolean"}}},
+              "properties": {"first": {"$ref": "#/definitions/pair/items/0"},
+                             "rest": {"$ref": "#/definitions/pair/additionalItems"}}}
+    write(tmp_path, t=schema)
+    result = generate(tmp_path)
+    assert result.returncode == 0, result.stderr
+    source = (tmp_path / "generated" / "t" / "dataclass_models.py").read_text()
+    assert "first: Model0 | None" in source and 'Model0 = Literal["x"]' in source
+    assert "rest: additionalItems | None" in source and "additionalItems = bool" in source

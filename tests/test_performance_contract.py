@@ -1,4 +1,4 @@
-"""What the speed-ups (render/format.py, cache.py, ``generate.plan``) promise, checked.
+"""What the speed-ups (render/format/, cache.py, ``generate.plan``) promise, checked.
 
 - Formatting declaration by declaration gives the bytes black gives on the whole module: on every
   golden case and variant, on handmade modules meant to trip it, on random declarations, and on a part
@@ -313,3 +313,38 @@ def test_the_command_with_nothing_changed_does_not_import_black(project: Path, c
     imported = {line.split("|")[-1].strip() for line in again.stderr.splitlines() if line.startswith("import time:")}
     assert "black" not in imported and "generator.render.format" in imported
 
+
+
+# --- the meta-schema check remembers what it found valid ------------------------------------------------
+
+
+def test_a_definition_found_valid_is_not_checked_again_and_a_bad_one_always_is(
+        cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator import validate
+    from generator.dialects import normalise
+
+    def schemas(kind: str) -> object:
+        document = {"definitions": {"A": {"type": "string"}, "B": {"type": kind}}}
+        return normalise([("x.json", document)], folder=False, dialect="jsonschema", default_name="X",
+                         reporter=Reporter())
+
+    checked: list[object] = []
+
+    class Spy:
+        schema = validate.validator().schema
+
+        def iter_errors(self, schema: object) -> Iterator[object]:
+            checked.append(schema)
+            return validate_iter_errors(schema)
+
+    validate_iter_errors = validate.validator().iter_errors
+    monkeypatch.setattr(validate, "validator", Spy)
+    store = caching.Cache(cache_dir)
+    for _ in range(2):
+        validate.check(schemas("strng"), reporter := Reporter(), store)  # type: ignore[arg-type]
+        assert [str(d).split(": not a valid schema: ")[0] for d in reporter.errors] == ["x.json: #/definitions/B/type"]
+    assert len(checked) == 3  # A once, B (invalid) both times
+    checked.clear()
+    validate.check(schemas("integer"), Reporter(), store)  # type: ignore[arg-type]
+    validate.check(schemas("integer"), Reporter(), store)  # type: ignore[arg-type]
+    assert len(checked) == 1  # the new B once

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from ..errors import Diagnostic, Location, Reporter, SchemaError
@@ -12,8 +13,9 @@ Dialect = Literal["auto", "jsonschema", "openapi"]
 
 
 def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialect, default_name: str,
-              reporter: Reporter) -> SchemaSet:
-    """``documents`` are (display path, parsed value); a folder input is a set of OpenAPI components."""
+              reporter: Reporter, wanted: Iterable[str] = ()) -> SchemaSet:
+    """``documents`` are (display path, parsed value); a folder input is a set of OpenAPI components.
+    ``wanted``: pointers into a JSON Schema document that other files refer to (see ``bundle``)."""
     if folder or (dialect != "jsonschema" and len(documents) == 1 and openapi.component_name(documents[0][1])):
         if dialect == "jsonschema":
             raise SchemaError([Diagnostic(Location(documents[0][0]), "a folder input must hold OpenAPI component files")])
@@ -35,4 +37,4 @@ def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialec
         raise SchemaError([Diagnostic(Location(display), "neither a JSON Schema nor an OpenAPI document: "
                                       "no schema keyword, no `openapi:`, no component `$id`",
                                       "check the file, or set its dialect under [[tool.schemagen.inputs]]")])
-    return jsonschema.normalise(document, display, default_name, reporter)
+    return jsonschema.normalise(document, display, default_name, reporter, wanted)

@@ -8,7 +8,7 @@ report as unresolved.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
@@ -45,7 +45,9 @@ def looks_like_a_schema(document: dict[str, Any]) -> bool:
     return not document or bool(SCHEMA_KEYWORDS & document.keys())
 
 
-def normalise(document: Any, display: str, default_name: str, reporter: Reporter) -> SchemaSet:
+def normalise(document: Any, display: str, default_name: str, reporter: Reporter,
+              wanted: Iterable[str] = ()) -> SchemaSet:
+    """``wanted``: pointers (``#/…``) that other files refer to; each becomes a definition too."""
     dialect = document.get("$schema") if isinstance(document, dict) else None
     legacy = isinstance(dialect, str) and any(d in dialect for d in LEGACY_DRAFTS)
     canonical = _Refs(document, legacy, display).rewrite(document, display, "")
@@ -66,7 +68,7 @@ def normalise(document: Any, display: str, default_name: str, reporter: Reporter
                 reporter.error(problem.location, problem.message)
             else:
                 definitions[key] = Definition(key, name, schema)
-    _add_pointer_targets(root, definitions, lambda raw, where: _rewrite(wrap(raw, where), legacy, reporter))
+    _add_pointer_targets(root, definitions, lambda raw, where: _rewrite(wrap(raw, where), legacy, reporter), wanted)
     return SchemaSet(definitions)
 
 
@@ -86,12 +88,13 @@ def _rewrite(schema: Schema, legacy: bool, reporter: Reporter) -> Schema:
 
 
 def _add_pointer_targets(root: Schema, definitions: dict[str, Definition],
-                         read: Callable[[dict[str, Any], Location], Schema]) -> None:
+                         read: Callable[[dict[str, Any], Location], Schema], wanted: Iterable[str]) -> None:
     """A ``$ref`` to ``#/properties/a`` makes that subschema a definition (the same object); a
     pointer into a plain object (``#/definitions/group/item``) reads the schema found there."""
-    pending = list(definitions.values())
+    pending: list[Definition | None] = [None, *definitions.values()]
     while pending:
-        for ref in _refs(pending.pop().schema):
+        found = pending.pop()
+        for ref in (refs_of(found.schema) if found is not None else wanted):
             if ref in definitions or not ref.startswith("#/"):
                 continue
             target = _follow(root, ref[1:])
@@ -113,6 +116,11 @@ class _Refs:
         self.bases: dict[str, str] = {}
         self.anchors: dict[str, str] = {}
         self._index(document, display, "")
+        self.display = display
+        root_id = self._base(document, display) if isinstance(document, dict) else display
+        self.mirrored = root_id.rsplit("/", 1)[0] + "/" if "://" in root_id else None
+        """The folder URL of the root ``$id`` (``https://example.com/schemas/``): the schema folder
+        stands for it, so ``https://example.com/schemas/b.json`` is the file ``b.json`` beside this one."""
 
     def _base(self, node: dict[str, Any], base: str) -> str:
         ident = node.get(self.id_key)
@@ -156,6 +164,8 @@ class _Refs:
 
     def resolve(self, ref: str, base: str) -> str:
         target, fragment = urldefrag(_join(base, ref))
+        if target not in self.bases and self.mirrored and target.startswith(self.mirrored):
+            target = urljoin(self.display, target[len(self.mirrored):])
         if target not in self.bases:
             # Another file beside this one: ``schemas/other.json#/definitions/X`` (the linker's job).
             is_file = ":" not in target.split("/", 1)[0] and not target.startswith("//")
@@ -186,7 +196,7 @@ def _subschemas(node: dict[str, Any]) -> list[tuple[str, Any, str]]:
     return found
 
 
-def _refs(schema: Any) -> list[str]:
+def refs_of(schema: Any) -> list[str]:
     """Every ``$ref`` string in ``schema`` and its subschemas."""
     found: list[str] = []
     stack = [schema]
@@ -203,10 +213,18 @@ def _refs(schema: Any) -> list[str]:
     return found
 
 
+#: Where a pointer written against draft-04 to 2019-09 arrays finds its target after ``tuple_items``.
+_TUPLE_SPELLINGS = {"items": "prefixItems", "additionalItems": "items"}
+
+
 def _follow(root: Any, json_pointer: str) -> Any:
     node = root
-    for raw in json_pointer.split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
+    tokens = [raw.replace("~1", "/").replace("~0", "~") for raw in json_pointer.split("/")[1:]]
+    for i, token in enumerate(tokens):
+        if isinstance(node, dict) and isinstance(node.get("prefixItems"), list) and (
+                (token == "items" and i + 1 < len(tokens) and tokens[i + 1].isdigit())
+                or (token == "additionalItems" and token not in node)):
+            token = _TUPLE_SPELLINGS[token]  # draft-07 `items: [...]` became `prefixItems`
         if isinstance(node, dict) and token in node:
             node = node[token]
         elif isinstance(node, list) and token.isdigit() and int(token) < len(node):

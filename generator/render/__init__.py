@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-
-import jinja2
+from typing import TYPE_CHECKING
 
 from .. import ir
 from . import dataclass, msgspec, typeddict
@@ -12,12 +11,18 @@ from .format import format_source
 from .options import RenderOptions
 from .view import Variant, build
 
+if TYPE_CHECKING:
+    import jinja2
+
 VARIANTS: dict[str, Variant] = {v.name: v for v in (dataclass, typeddict, msgspec)}  # type: ignore[misc]
 BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 
 
 def environment(template_dir: Path | None = None) -> jinja2.Environment:
-    """Templates from ``template_dir`` first (a user's overrides), then the built-in ones."""
+    """Templates from ``template_dir`` first (a user's overrides), then the built-in ones. (Jinja is
+    imported here: a run with nothing to do never renders.)"""
+    import jinja2
+
     folders = [str(p) for p in (template_dir, BUILTIN_TEMPLATES) if p is not None]
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(folders),
