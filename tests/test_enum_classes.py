@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
+import types
 from enum import IntEnum, StrEnum
+from pathlib import Path
 from types import ModuleType
 
 import msgspec
 
+from generator import render
+from generator.errors import Reporter
+from generator.inputs import Input, to_ir
+from generator.render.options import RenderOptions
 from golden import GOLDEN
 
 
@@ -46,3 +53,29 @@ def test_a_value_outside_the_enum_is_rejected() -> None:
 def test_typeddict_keeps_the_literal() -> None:
     m = _load("typeddict")
     assert not isinstance(m.FinishReason, type)
+
+
+def test_an_enum_class_beside_another_member_of_its_kind_decodes(tmp_path: Path) -> None:
+    """msgspec takes one string-like (and one int-like) member per union, and an enum class is one:
+    beside ``str``, another enum or an ``int``, it is written as the ``Literal`` of its values."""
+    schema = {"title": "Holder", "type": "object", "properties": {
+        "a": {"anyOf": [{"$ref": "#/definitions/Color"}, {"type": "string"}]},
+        "b": {"anyOf": [{"$ref": "#/definitions/Color"}, {"$ref": "#/definitions/Shade"}]},
+        "c": {"anyOf": [{"$ref": "#/definitions/Level"}, {"type": "integer", "minimum": 10}]},
+        "d": {"anyOf": [{"$ref": "#/definitions/Color"}, {"$ref": "#/definitions/Level"}]}},
+        "definitions": {"Color": {"enum": ["red", "green"]}, "Shade": {"enum": ["dark", "light"]},
+                        "Level": {"enum": [1, 2]}}}
+    path = tmp_path / "e.json"
+    path.write_text(json.dumps(schema))
+    module = to_ir(Input("e", path, "e.json"), tmp_path, Reporter())
+    source = render.render(module, "msgspec", "e.json", render.environment(), RenderOptions(enums="class"))
+    m = types.ModuleType("_enum_union_case")
+    sys.modules[m.__name__] = m  # msgspec resolves the string annotations through it
+    try:
+        exec(compile(source, "e.py", "exec"), m.__dict__)
+        decoder = msgspec.json.Decoder(m.Holder)
+        got = decoder.decode(b'{"a": "blue", "b": "dark", "c": 1, "d": 2}')
+        assert (got.a, got.b, got.c, got.d) == ("blue", "dark", 1, m.Level.VALUE_2)
+        assert decoder.decode(b'{"a": "red", "d": "green"}').d is m.Color.GREEN
+    finally:
+        del sys.modules[m.__name__]

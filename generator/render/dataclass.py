@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from .. import ir
 from . import literals
@@ -17,7 +17,7 @@ style = TypeStyle(formats=RICH_FORMATS, meta=False, module="dataclass_models")
 enum_classes = True
 
 
-def prepare(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type:
+def prepare(t: ir.Type, declarations: Mapping[str, ir.Declaration], enums: Collection[str]) -> ir.Type:
     return t
 
 

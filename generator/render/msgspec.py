@@ -8,7 +8,7 @@ control character) has no field either: it is ignored like an unknown key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from .. import ir
 from ..names import portable_wire_name
@@ -25,8 +25,8 @@ style = TypeStyle(formats=RICH_FORMATS, meta=True, module="msgspec_models")
 enum_classes = True
 
 
-def prepare(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type:
-    return legal(t, declarations)
+def prepare(t: ir.Type, declarations: Mapping[str, ir.Declaration], enums: Collection[str]) -> ir.Type:
+    return legal(t, declarations, enums=enums)
 
 
 def functional(model: ir.Model) -> bool:
@@ -55,7 +55,7 @@ def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
     if any(k != "default" for k, _ in keywords):
         ctx.imports.add("msgspec", "field")
     lost: list[ir.Constraints] = []
-    legal(f.type, ctx.declarations, lost)
+    legal(f.type, ctx.declarations, lost, ctx.enums.keys())
     return FieldView(f.name, expression, with_field_call("field", keywords),
                      field_doc(f, constraints_note(f.type, enforced=True, lost=lost)))
 

@@ -12,7 +12,7 @@ Constraints a widening drops are collected in ``lost``, for the docs to say they
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from .. import ir
 from ..passes.walk import map_types
@@ -21,10 +21,36 @@ from .msgspec_literals import fold, literals_fit
 ANY_OBJECT = ir.Map(ir.AnyType())
 
 
-def legal(t: ir.Type, declarations: Mapping[str, ir.Declaration], lost: list[ir.Constraints] | None = None) -> ir.Type:
-    """``t`` with every union made one msgspec can decode; dropped constraints go to ``lost``."""
+def legal(t: ir.Type, declarations: Mapping[str, ir.Declaration], lost: list[ir.Constraints] | None = None,
+          enums: Collection[str] = ()) -> ir.Type:
+    """``t`` with every union made one msgspec can decode; dropped constraints go to ``lost``.
+    ``enums``: aliases written as enum classes (see ``_enum_values``)."""
     dropped = [] if lost is None else lost
+    if enums:
+        t = map_types(t, lambda node: _enum_values(node, declarations, enums) if isinstance(node, ir.Union) else node)
     return map_types(t, lambda node: _legal_union(node, declarations, dropped) if isinstance(node, ir.Union) else node)
+
+
+def _enum_values(union: ir.Union, declarations: Mapping[str, ir.Declaration], enums: Collection[str]) -> ir.Type:
+    """An enum class is msgspec's one string-like (or int-like) member of a union, where a literal
+    is not: beside another member of its kind, an enum class is named by the ``Literal`` of its values."""
+    def kind(t: ir.Type) -> str | None:
+        t = _bare(t)
+        if isinstance(t, ir.Ref) and t.name in enums:
+            t = declarations[t.name].type  # type: ignore[union-attr]
+        if isinstance(t, ir.Literal):
+            values = set(map(type, t.values))
+            return "str" if str in values else "int" if int in values else None
+        if _string_kind(t) is not None:
+            return "str"
+        return "int" if _scalar_kind(t) == "int" else None
+
+    kinds = [kind(m) for m in union.members]
+    shared = {k for k in kinds if k is not None and kinds.count(k) > 1}
+    if not shared:
+        return union
+    return ir.union(*(declarations[m.name].type if isinstance(m, ir.Ref) and m.name in enums  # type: ignore[union-attr]
+                      and kind(m) in shared else m for m in union.members))
 
 
 def _legal_union(union: ir.Union, declarations: Mapping[str, ir.Declaration], lost: list[ir.Constraints]) -> ir.Type:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import keyword
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from .. import ir
 from . import literals
@@ -25,7 +25,7 @@ style = TypeStyle(formats={}, meta=False, module="typeddict_models")
 enum_classes = False
 
 
-def prepare(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type:
+def prepare(t: ir.Type, declarations: Mapping[str, ir.Declaration], enums: Collection[str]) -> ir.Type:
     return t
 
 

@@ -6,7 +6,7 @@ expressions, docs are escaped docstring literals. Templates only place them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -84,7 +84,7 @@ class Context:
 
         ``runtime``: the expression is evaluated where it stands, even in a lazily annotated module.
         """
-        t = self.variant.prepare(t, self.declarations)
+        t = self.variant.prepare(t, self.declarations, self.enums.keys())
         text = annotation(t, self.imports, self.variant.style)
         lazy = self.variant.lazy_annotations and not runtime
         if lazy or not self.undefined.intersection(refs(t)):
@@ -114,7 +114,8 @@ class Variant(Protocol):
     enum_classes: bool
     """May write enum definitions as ``StrEnum``/``IntEnum`` classes (``RenderOptions.enums``)."""
 
-    def prepare(self, t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type: ...
+    def prepare(self, t: ir.Type, declarations: Mapping[str, ir.Declaration], enums: Collection[str]) -> ir.Type:
+        """``t`` as this variant writes it; ``enums``: the aliases written as enum classes."""
 
     def omitted(self, model: ir.Model, field: ir.Field) -> bool: ...
 
