@@ -58,27 +58,23 @@ class Reporter:
     errors: list[Diagnostic] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
     _seen: set[Diagnostic] = field(default_factory=set, repr=False, compare=False)
-    _counted: tuple[int, int] = field(default=(0, 0), repr=False, compare=False)
-    """The lengths of the lists when ``_seen`` was last brought up to date."""
 
     def error(self, location: Location, message: str, hint: str | None = None) -> None:
-        self._add_once(self.errors, Diagnostic(location, message, hint))
+        self.add(Diagnostic(location, message, hint))
 
     def warn(self, location: Location, message: str, hint: str | None = None) -> None:
-        self._add_once(self.warnings, Diagnostic(location, message, hint, "warning"))
+        self.add(Diagnostic(location, message, hint, "warning"))
+
+    def add(self, diagnostic: Diagnostic) -> None:
+        """Report ``diagnostic`` (one raised elsewhere, say). The same problem met twice (a schema
+        reached along two paths) is reported once."""
+        if diagnostic not in self._seen:
+            self._seen.add(diagnostic)
+            (self.errors if diagnostic.severity == "error" else self.warnings).append(diagnostic)
 
     def raise_errors(self) -> None:
         if self.errors:
             raise SchemaError(list(self.errors))
-
-    def _add_once(self, found: list[Diagnostic], diagnostic: Diagnostic) -> None:
-        """The same problem met twice (a schema reached along two paths) is reported once."""
-        if self._counted != (len(self.errors), len(self.warnings)):  # the lists were changed directly
-            self._seen = set(self.errors) | set(self.warnings)
-        if diagnostic not in self._seen:
-            self._seen.add(diagnostic)
-            found.append(diagnostic)
-        self._counted = (len(self.errors), len(self.warnings))
 
 
 def _printable(text: str) -> str:

@@ -277,7 +277,8 @@ class _Lowering:
             try:
                 return self.external(target, schema.loc.child("$ref"))
             except SchemaError as exc:
-                self.reporter.errors.extend(exc.diagnostics)
+                for diagnostic in exc.diagnostics:
+                    self.reporter.add(diagnostic)
                 return ir.AnyType()
         if not isinstance(target, str) or target not in self.definitions:
             hint = ("remote references are not fetched; vendor the document into schemas/"
