@@ -63,6 +63,7 @@ import msgspec
 import yaml
 from jsonschema.validators import validator_for
 from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT7
 from referencing.exceptions import NoSuchResource
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,7 +80,10 @@ DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "schemastore"
 VARIANTS = ("dataclass", "typeddict", "msgspec")
 KINDS = ("test", "negative_test")
 SCHEMA_TIMEOUT = 60.0
-"""Seconds for one schema's generation (and decoding) in one child process."""
+"""Seconds for one schema in one child process: its validity check, or each variant schemagen makes of
+it (a schemagen task has this times the number of variants, as datamodel-codegen has ``DCG_TIMEOUT``
+for its one variant). SchemaStore's vector.json, 1.5 MB, takes about 50 s for the three on a free
+machine (7 MB of code each, through black)."""
 DCG_TIMEOUT = 60.0
 """Seconds for one ``datamodel-codegen`` subprocess."""
 DCG_ROOT = "SchemagenCorpusRoot"
@@ -216,7 +220,9 @@ def _schemastore_registry(corpus: Path) -> Any:
         stem = uri.split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
         candidate = folder / stem
         if stem and candidate.is_file():
-            return Resource.from_contents(json.loads(candidate.read_text(encoding="utf-8-sig")))
+            # A file without `$schema` is read as draft 7, the draft of most of SchemaStore.
+            return Resource.from_contents(json.loads(candidate.read_text(encoding="utf-8-sig")),
+                                          default_specification=DRAFT7)
         raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
 
     return Registry(retrieve=retrieve)  # type: ignore[call-arg]
@@ -505,7 +511,8 @@ def plan(corpus: Path, names: Sequence[str], *, dcg: bool = True, variants: Sequ
     for name in sorted(names, key=lambda n: (-size[n], n)):
         if decode and "msgspec" in variants:
             tasks.append(("validity", name, task_validity, (corpus, name), timeout))
-        tasks.append(("schemagen", name, task_schemagen, (corpus, name, tuple(variants), decode, dialect), timeout))
+        tasks.append(("schemagen", name, task_schemagen, (corpus, name, tuple(variants), decode, dialect),
+                      timeout * len(variants)))
         if dcg:
             tasks.append(("dcg", name, task_dcg, (corpus, name, dcg_timeout), dcg_timeout + timeout))
     return tasks
@@ -789,7 +796,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--report", type=Path, default=Path(tempfile.gettempdir()) / "corpus-report.md",
                         help="where the per-schema details go (default: $TMPDIR/corpus-report.md)")
     parser.add_argument("--jobs", type=int, default=2, help="child processes at a time (0: in this process)")
-    parser.add_argument("--timeout", type=float, default=SCHEMA_TIMEOUT, help="seconds per schema and tool")
+    parser.add_argument("--timeout", type=float, default=SCHEMA_TIMEOUT, help="seconds per schema and variant")
     parser.add_argument("--dcg-timeout", type=float, default=DCG_TIMEOUT, help="seconds per datamodel-codegen run")
     parser.add_argument("--no-dcg", action="store_true", help="schemagen only")
     parser.add_argument("--no-decode", action="store_true", help="generation only, no instances")
