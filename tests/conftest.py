@@ -1,11 +1,13 @@
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -29,3 +31,15 @@ def shared(path: str) -> Path:
     if not target.exists():
         pytest.skip(f"../shared/{path} is not here")
     return target
+
+
+def bench_module(name: str) -> ModuleType:
+    """``bench/<name>.py``, imported once, as ``schemagen_bench_<name>`` (bench/ is no package)."""
+    qualified = f"schemagen_bench_{name}"
+    if qualified not in sys.modules:
+        spec = importlib.util.spec_from_file_location(qualified, ROOT / "bench" / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[qualified] = module
+        spec.loader.exec_module(module)
+    return sys.modules[qualified]

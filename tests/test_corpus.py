@@ -9,18 +9,15 @@ runs every schema, beside datamodel-code-generator.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import sys
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-from conftest import ROOT, shared
+from conftest import bench_module, shared
 
 SAMPLE_EVERY = 10
 GENERATED_SHARE = 0.98
@@ -28,19 +25,7 @@ SAMPLE_TIMEOUT = 120.0
 """Seconds per schema and variant: generous, a shared machine can be slow; a hang is still a crash."""
 
 
-def _runner() -> ModuleType:
-    """bench/corpus.py, imported once under a name of its own."""
-    name = "schemagen_bench_corpus"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / "corpus.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-corpus = _runner()
+corpus = bench_module("corpus")
 
 
 # --- the runner itself, on a corpus made here -------------------------------------------------

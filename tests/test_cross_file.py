@@ -30,6 +30,15 @@ def generate(project: Path) -> subprocess.CompletedProcess[str]:
                                                         "SCHEMAGEN_CACHE_DIR": os.environ["SCHEMAGEN_CACHE_DIR"]})
 
 
+def run_python(project: Path, imports: str, check: str) -> None:
+    """Decode an order with the generated msgspec models of ``project`` (as ``x``), then ``check``."""
+    code = "\n".join(["import msgspec, generated.order.msgspec_models as o", imports,
+                      "x = msgspec.json.decode(b'{\"total\": {\"amount\": \"1\", \"currency\": \"USD\"}}', type=o.Order)",
+                      check])
+    done = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
 def write(project: Path, **schemas: object) -> None:
     (project / "schemas").mkdir(exist_ok=True)
     for name, schema in schemas.items():
@@ -43,13 +52,7 @@ def test_a_reference_to_another_input_imports_its_class(tmp_path: Path) -> None:
     order = (tmp_path / "generated" / "order" / "msgspec_models.py").read_text()
     assert "from ..common import msgspec_models as _common" in order
     assert "total: _common.Money" in order and "class Money" not in order
-    check = subprocess.run(
-        [sys.executable, "-c",
-         "import msgspec, generated.order.msgspec_models as o, generated.common.msgspec_models as c;"
-         "x = msgspec.json.decode(b'{\"total\": {\"amount\": \"1\", \"currency\": \"USD\"}}', type=o.Order);"
-         "assert type(x.total) is c.Money"],
-        cwd=tmp_path, capture_output=True, text=True)
-    assert check.returncode == 0, check.stderr
+    run_python(tmp_path, "import generated.common.msgspec_models as c", "assert type(x.total) is c.Money")
     proc = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--config-file", "",
                            "-p", "generated"], cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout
@@ -83,13 +86,7 @@ def test_a_file_that_is_no_input_gives_its_definitions_to_the_referring_module(t
     assert sorted(p.name for p in (tmp_path / "generated").iterdir()) == ["__init__.py", "order", "py.typed"]
     order = (tmp_path / "generated" / "order" / "msgspec_models.py").read_text()
     assert "class Money" in order and "Currency = Literal" in order and "from .." not in order
-    check = subprocess.run(
-        [sys.executable, "-c",
-         "import msgspec, generated.order.msgspec_models as o;"
-         "x = msgspec.json.decode(b'{\"total\": {\"amount\": \"1\", \"currency\": \"USD\"}}', type=o.Order);"
-         "assert type(x.total) is o.Money and x.total.currency == 'USD'"],
-        cwd=tmp_path, capture_output=True, text=True)
-    assert check.returncode == 0, check.stderr
+    run_python(tmp_path, "", "assert type(x.total) is o.Money and x.total.currency == 'USD'")
 
 
 def test_only_what_is_referred_to_is_copied_and_pointers_and_back_references_resolve(tmp_path: Path) -> None:
