@@ -16,6 +16,7 @@ from .constraints import constrain, scalar
 from .errors import Location, Reporter, SchemaError
 from .merge import Conflict, fold
 from .names import pascal, unique
+from .passes.walk import map_declaration_types, map_refs
 from .schema import Schema, SchemaSet
 
 #: Keywords beside a ``$ref`` that only describe it: the reference is the referenced type itself.
@@ -61,6 +62,8 @@ class _Lowering:
         self.declarations: list[ir.Declaration | None] = []
         self.folding: set[str] = set()
         self.expanded: dict[int, tuple[Schema, Schema]] = {}
+        #: Folded schemas whose type is being made, each with the name it gets when met again.
+        self.open: list[list[Any]] = []
         self.depth = 0
 
     def run(self) -> ir.Module:
@@ -99,7 +102,8 @@ class _Lowering:
 
     def model(self, name: str, schema: Schema, doc: str | None, inline: bool, origin: ir.Origin) -> ir.Model:
         properties: dict[str, Schema] = schema.get("properties") or {}
-        required = [r for r in schema.get("required") or [] if isinstance(r, str)]
+        # `required` may repeat a key (an allOf merge keeps each member's list): one field per key
+        required = list(dict.fromkeys(r for r in schema.get("required") or [] if isinstance(r, str)))
         fields = [
             ir.Field(
                 name=wire,
@@ -152,7 +156,43 @@ class _Lowering:
         self.unsupported(schema)
         if "$ref" in schema and REF_ANNOTATIONS.issuperset(schema):
             return self.ref(schema)
-        schema = self.expand(schema)
+        expanded = self.expand(schema)
+        return self.shape(expanded, hint) if expanded is schema else self.folded(schema, expanded, hint)
+
+    def folded(self, schema: Schema, expanded: Schema, hint: str) -> ir.Type:
+        """The type of ``schema``, which folding changed into ``expanded``.
+
+        Folding copies a target's keywords in, so the result may lead back to ``schema`` itself
+        (``{"$ref": "#/definitions/A", "minimum": 0}`` as a property of A), or to a copy of it (a
+        ``oneOf`` beside ``properties`` folds afresh each time). Met again while its type is being
+        made, it is referred to by a name, declared once that type is known: a recursive type.
+        """
+        again = next((entry for entry in self.open if entry[0] is schema or entry[0] == schema), None)
+        if again is not None:
+            again[1] = again[1] or unique(hint, self.taken)
+            return ir.Ref(again[1])
+        entry: list[Any] = [schema, None]
+        self.open.append(entry)
+        start = len(self.declarations)
+        try:
+            t = self.shape(expanded, hint)
+        finally:
+            self.open.pop()
+        name = entry[1]
+        if name is None:
+            return t
+        made = {d.name: d for d in self.declarations[start:] if d is not None}
+        if isinstance(t, ir.Ref) and isinstance(made.get(t.name), ir.Model):  # the inline model itself
+            model = t.name
+            self.declarations[start:] = [
+                d and map_declaration_types(d, lambda u: map_refs(u, lambda n: model if n == name else n))
+                for d in self.declarations[start:]]
+            return t
+        self.declarations.append(ir.Alias(name, t, None, inline=True, origin=ir.Origin(schema.loc.path, schema.loc.pointer)))
+        return ir.Ref(name)
+
+    def shape(self, schema: Schema, hint: str) -> ir.Type:
+        """The type of an expanded schema (no ``allOf``)."""
         if "$ref" in schema:
             return self.ref(schema)
         if "const" in schema:

@@ -849,3 +849,43 @@ def test_a_type_beside_a_ref_to_an_untyped_schema_adds_its_kinds(tmp_path: Path,
     for refused in (b'{"only": true}', b'{"typed": 1}', b'{"rolls": "x"}'):
         with pytest.raises(msgspec.ValidationError):
             decode(refused)
+
+
+def test_a_ref_with_a_sibling_inside_its_own_target_is_a_recursive_model(tmp_path: Path) -> None:
+    """Folding ``{$ref: A, minimum: 0}`` copies A's properties, and so that property, in again."""
+    schema = {"type": "object", "properties": {"root": {"$ref": "#/definitions/A"}},
+              "definitions": {"A": {"type": "object", "properties": {"a": {"$ref": "#/definitions/A", "minimum": 0}}}}}
+    source, module = _generated(tmp_path, schema)
+    assert "class A(Struct, kw_only=True):\n    a: AA | UnsetType = UNSET\n" in source, source
+    assert "class AA(Struct, kw_only=True):\n    a: AA | UnsetType = UNSET\n" in source, source
+    value = msgspec.json.decode(b'{"root": {"a": {"a": {}}}}', type=module.Schema)
+    assert value.root.a.a.a is msgspec.UNSET
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.json.decode(b'{"root": {"a": {"a": 1}}}', type=module.Schema)
+
+
+def test_a_folded_ref_met_again_as_more_than_a_model_is_named_by_an_alias(tmp_path: Path) -> None:
+    schema = {"type": "object", "properties": {"root": {"$ref": "#/definitions/A"}}, "definitions": {"A": {
+        "type": "object", "anyOf": [{"properties": {"a": {"$ref": "#/definitions/A", "maxProperties": 3}}},
+                                    {"required": ["b"]}]}}}
+    source, module = _generated(tmp_path, schema, "dataclass")
+    assert "class AOption1AOption1:\n    a: AOption1AOption1A | None = None\n" in source, source
+    assert "\nAOption1AOption1A = AOption1AOption1 | dict[str, Any]\n" in source, source
+
+
+def test_a_key_required_twice_is_one_field(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps({"type": "object", "properties": {"a b": {}}, "required": ["a b", "x", "a b", "x"]}))
+    (model,) = to_ir(Input("x", path, "x.json"), tmp_path, Reporter()).declarations
+    assert [(f.name, f.wire_name) for f in model.fields] == [("a_b", "a b"), ("x", "x")]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_an_alias_of_null_is_an_explicit_type_alias(tmp_path: Path, variant: str) -> None:
+    """``N = None`` would be a variable to a type checker, and ``list[N]`` an error."""
+    schema = {"type": "object", "properties": {"n": {"$ref": "#/definitions/N"}},
+              "definitions": {"N": {"type": "null"}, "L": {"items": {"$ref": "#/definitions/N"}}}}
+    source, module = _generated(tmp_path, schema, variant)
+    assert "\nN: TypeAlias = None\n" in source and "\nL = list[N]\n" in source, source
+    assert "from typing import " in source and "TypeAlias" in source
+    assert module.N is None

@@ -201,6 +201,23 @@ FOUND: list[tuple[str, dict[str, object]]] = [
     ("maxLength on a decimal", {"type": "string", "format": "decimal", "maxLength": 3}),
     ("pattern on base64 bytes", {"type": "string", "format": "byte", "pattern": "^a"}),
     ("maxLength 2**64 - 1: Meta out of range", {"type": "string", "maxLength": 2**64 - 1}),
+    ("a $ref with a sibling inside its own target: lowering never ended",
+     {"definitions": {"A": {"properties": {"a": {"$ref": "#/definitions/A", "minimum": 0}}}}}),
+    ("the same, folded to a model or a list", {"definitions": {"A": {
+        "type": ["object", "array"], "properties": {"a": {"$ref": "#/definitions/A", "minimum": 0}}}}}),
+    ("the same through anyOf", {"definitions": {"A": {"type": "object", "anyOf": [
+        {"properties": {"a": {"$ref": "#/definitions/A", "maxProperties": 2}}}, {"required": ["b"]}]}}}),
+    ("the same, an anyOf beside properties: folded afresh at each level", {"definitions": {"A": {
+        "type": "object", "properties": {"p": {"type": "object"}}, "anyOf": [{"properties": {"p": {"$ref": "#/definitions/A"}}}]}}}),
+    ("Swagger 2.0, the same, nullable", {"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {},
+                                         "definitions": {'"': {"properties": {'"': {
+                                             "$ref": '#/definitions/"', "minimum": 0, "x-nullable": True,
+                                             "propertyNames": {}, "dependentRequired": {}}}}}}),
+    ("a required key listed twice: two fields of one name", {"properties": {"a%20b": {}, "a": {}},
+                                                             "required": ["a%20b", "a%20b", "x", "x"]}),
+    ("a definition of type null: `N = None` is a variable to mypy",
+     {"definitions": {"N": {"type": "null"}, "L": {"items": {"$ref": "#/definitions/N"}}},
+      "properties": {"n": {"$ref": "#/definitions/N"}}}),
 ]
 """Inputs the generator crashed on: each must now give good code or a clean error."""
 
@@ -212,6 +229,8 @@ MUST_GENERATE: list[tuple[str, dict[str, object]]] = [
                                                     "definitions": {"B": {"x": {"type": "string"}}}}),
     ("$ref into a non-standard keyword", {"properties": {"a": {"$ref": "#/defs/x"}},
                                           "defs": {"x": {"type": "string"}}}),
+    ("a list whose items fold a $ref to it: refused as 64 levels deep",
+     {"definitions": {"A": {"items": {"$ref": "#/definitions/A", "minItems": 1}}}}),
 ]
 """Valid inputs the generator refused: each must now generate."""
 
@@ -219,6 +238,15 @@ MUST_GENERATE: list[tuple[str, dict[str, object]]] = [
 @pytest.mark.parametrize(("what", "schema"), FOUND, ids=[w for w, _ in FOUND])
 def test_found_crash_is_fixed(what: str, schema: dict[str, object], tmp_path: Path) -> None:
     generate(Case({"schema.json": schema}, label=what), tmp_path / "case")
+
+
+def test_found_crashes_give_code_mypy_accepts(batch: Batch, tmp_path: Path) -> None:
+    for i, (what, schema) in enumerate(FOUND):
+        case = Case({"schema.json": schema}, label=what)
+        sources = generate(case, tmp_path / "inputs" / f"{i:03d}")
+        if sources is not None:
+            batch.add(case, sources)
+    batch.check_mypy()
 
 
 @pytest.mark.parametrize(("what", "schema"), MUST_GENERATE, ids=[w for w, _ in MUST_GENERATE])

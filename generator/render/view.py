@@ -47,6 +47,8 @@ class AliasView:
     name: str
     expression: str
     doc: str | None
+    annotation: str | None = None
+    """``TypeAlias`` where a type checker would read the assignment as a variable (``X = None``)."""
     kind: Literal["alias"] = "alias"
 
 
@@ -137,7 +139,9 @@ def build(module: ir.Module, variant: Variant, source: str, options: RenderOptio
         if isinstance(d, ir.Alias) and d.name in enums:
             views.append(_enum_view(d, enums[d.name], ctx.imports))
         elif isinstance(d, ir.Alias):
-            views.append(AliasView(d.name, ctx.annotate(d.type), doc(d.doc, "")))
+            # `X = None` assigns a value, not a type: only an explicit `TypeAlias` makes it an alias
+            explicit = ctx.imports.add("typing", "TypeAlias") if isinstance(d.type, ir.Null) else None
+            views.append(AliasView(d.name, ctx.annotate(d.type), doc(d.doc, ""), explicit))
         else:
             variant.class_imports(ctx.imports)
             fields = tuple(variant.field(f, d, ctx) for f in d.fields if not variant.omitted(d, f))
