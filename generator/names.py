@@ -68,9 +68,13 @@ def unique(name: str, taken: set[str]) -> str:
 
 #: Names that generated modules import or use in class bodies; a schema name must not shadow them.
 OUTPUT_NAMES = frozenset(
-    {"annotations", "Any", "Literal", "NotRequired", "Required", "TypedDict", "TypeAlias", "dataclass",
-     "field", "dataclasses", "msgspec", "Meta", "Struct", "UNSET", "UnsetType", "typing"}
+    {"annotations", "Any", "Annotated", "Literal", "NotRequired", "Required", "TypedDict", "TypeAlias",
+     "dataclass", "field", "dataclasses", "msgspec", "Meta", "Struct", "UNSET", "UnsetType", "typing",
+     "StrEnum", "IntEnum"}
 )
+#: The modules of the format types: a class ``datetime`` would hide ``datetime.date`` from the whole
+#: module (a field hides it only in its class: see ``FORMAT_NAMES``).
+MODULE_NAMES = frozenset(FORMAT_NAMES.values())
 
 
 def portable_wire_name(wire: str) -> bool:

@@ -889,3 +889,15 @@ def test_an_alias_of_null_is_an_explicit_type_alias(tmp_path: Path, variant: str
     assert "\nN: TypeAlias = None\n" in source and "\nL = list[N]\n" in source, source
     assert "from typing import " in source and "TypeAlias" in source
     assert module.N is None
+
+
+def test_a_definition_named_like_an_import_is_renamed(tmp_path: Path) -> None:
+    """``Annotated`` (msgspec constraints) and ``datetime`` (the format types' module) would be shadowed."""
+    schema = {"type": "object", "properties": {"a": {"$ref": "#/definitions/Annotated"}, "d": {"$ref": "#/definitions/datetime"}},
+              "definitions": {"Annotated": {"type": "string", "maxLength": 3},
+                              "datetime": {"type": "object", "properties": {"t": {"type": "string", "format": "date-time"}}}}}
+    source, module = _generated(tmp_path, schema)
+    assert "\nAnnotated_ = Annotated[str, Meta(max_length=3)]\n" in source, source
+    assert "\nclass Datetime(Struct, kw_only=True):\n    t: datetime.datetime | UnsetType = UNSET\n" in source, source
+    value = msgspec.json.decode(b'{"a": "abc", "d": {"t": "2024-01-02T03:04:05Z"}}', type=module.Schema)
+    assert value.d.t.year == 2024

@@ -215,6 +215,9 @@ FOUND: list[tuple[str, dict[str, object]]] = [
                                              "propertyNames": {}, "dependentRequired": {}}}}}}),
     ("a required key listed twice: two fields of one name", {"properties": {"a%20b": {}, "a": {}},
                                                              "required": ["a%20b", "a%20b", "x", "x"]}),
+    ("definitions named like what the output imports: Annotated, datetime", {"definitions": {
+        "Annotated": {"type": "object", "maxProperties": 1},
+        "datetime": {"type": "object", "properties": {"t": {"type": "string", "format": "date-time"}}}}}),
     ("a definition of type null: `N = None` is a variable to mypy",
      {"definitions": {"N": {"type": "null"}, "L": {"items": {"$ref": "#/definitions/N"}}},
       "properties": {"n": {"$ref": "#/definitions/N"}}}),

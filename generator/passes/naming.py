@@ -11,13 +11,14 @@ from dataclasses import replace
 
 from .. import ir
 from ..errors import Reporter
-from ..names import FIELD_RESERVED, FORMAT_NAMES, OUTPUT_NAMES, RESERVED, identifier, portable_wire_name, unique
+from ..names import (FIELD_RESERVED, FORMAT_NAMES, MODULE_NAMES, OUTPUT_NAMES, RESERVED, identifier,
+                     portable_wire_name, unique)
 from .walk import rename_all, types
 from .where import location
 
 
 def name(module: ir.Module, reporter: Reporter) -> ir.Module:
-    reserved = RESERVED | OUTPUT_NAMES
+    reserved = RESERVED | OUTPUT_NAMES | MODULE_NAMES
     taken: set[str] = set()
     renamed: dict[str, str] = {}
     # Names the schema gives first, and among them the ones already valid: those keep their name.
