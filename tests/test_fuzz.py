@@ -16,14 +16,11 @@ package and runs mypy once at the end (on a sample of at most ``MYPY_SAMPLE`` ex
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -31,7 +28,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.strategies import SearchStrategy
 from mypy import api
 
-from conftest import ROOT
+from conftest import bench_module
 from fuzz_strategies import Case, documents, mutations
 from generator import render
 from generator.config import ALL_VARIANTS
@@ -39,19 +36,8 @@ from generator.errors import Reporter, SchemaError
 from generator.inputs import Input, to_ir
 
 
-def _runner() -> ModuleType:
-    """bench/corpus.py (for ``exec_module`` and ``check_msgspec_types``)."""
-    name = "schemagen_bench_corpus"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / "corpus.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-corpus = _runner()
+corpus = bench_module("corpus")
+"""bench/corpus.py, for ``exec_module`` and ``check_msgspec_types``."""
 
 LONG_RUN = os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES")
 EXAMPLES = int(LONG_RUN) if LONG_RUN else 50
