@@ -92,7 +92,7 @@ class _Lowering:
         self.unsupported(schema)
         schema = self.expand(schema)
         doc = _text(schema.get("description"))
-        if _is_model(schema):
+        if _is_model(schema) and not _mixed_with_object(schema):
             self.declarations[slot] = self.model(name, schema, doc, inline, origin)
         else:
             t = self.type_of(schema, name, top=True)
@@ -204,7 +204,10 @@ class _Lowering:
                 return self.alternatives(schema, keyword, hint)
         kinds = schema.get("type")
         if isinstance(kinds, list):
-            return ir.union(*(self.of_kind(schema, k, hint) for k in kinds))
+            # beside another kind, the object is a model of its own: `B = BObject | str`
+            mixed = _mixed_with_object(schema)
+            return ir.union(*(self.of_kind(schema, k, hint + "Object" if mixed and k == "object" else hint)
+                              for k in kinds))
         if isinstance(kinds, str):
             return self.of_kind(schema, kinds, hint)
         if any(k in schema for k in ("properties", "additionalProperties", "patternProperties", "required")):
@@ -282,6 +285,8 @@ class _Lowering:
             array = self.array(schema, hint)  # a tuple's length is its type: no limits on it
             return array if isinstance(array, ir.Tuple) else constrain(array, kind, schema, self.reporter)
         if _is_model(schema):
+            if _mixed_with_object(schema):  # the model of the object kind alone
+                schema = Schema({**schema, "type": "object"}, schema.loc)
             return self.inline(hint, schema)
         return constrain(ir.Map(self.extra_type(schema, hint)), kind, schema, self.reporter)
 
@@ -432,6 +437,12 @@ def _implied_kind(schema: Schema) -> str | None:
     if any(k in schema for k in ("properties", "additionalProperties", "patternProperties", "required")):
         return "object"
     return "array" if "items" in schema or "prefixItems" in schema else None
+
+
+def _mixed_with_object(schema: Schema) -> bool:
+    """``type: ["object", "string"]``: an object or another kind (``null`` aside)."""
+    kinds = schema.get("type")
+    return isinstance(kinds, list) and "object" in kinds and any(k not in ("object", "null") for k in kinds)
 
 
 def _is_model(schema: Schema) -> bool:

@@ -27,6 +27,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from generator import render
 from generator.errors import Reporter
 from generator.inputs import Input, to_ir
 from golden import GOLDEN, ROOT
@@ -212,6 +213,26 @@ def test_allof_that_includes_itself_leaves_that_member_out_with_a_warning(tmp_pa
     assert [str(w) for w in reporter.warnings] == [
         "warning: x.json: #/definitions/A/allOf/0/$ref: `allOf` includes itself through '#/definitions/A'; "
         "that member adds nothing and is left out"]
+
+
+@pytest.mark.parametrize("variant", ["dataclass", "typeddict", "msgspec"])
+def test_a_type_list_with_object_and_another_kind_keeps_both(tmp_path: Path, variant: str) -> None:
+    schema = {"definitions": {
+        "A": {"type": ["object", "array", "null"], "properties": {"x": {"type": "string"}}, "items": {"type": "integer"}},
+        "Holder": {"type": "object", "properties": {"a": {"$ref": "#/definitions/A"},
+                                                    "b": {"type": ["string", "object"], "properties": {"y": {"type": "integer"}}}}}}}
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps(schema))
+    module = to_ir(Input("x", path, "x.json"), path.parent, Reporter())
+    text = render.render(module, variant, "x.json", render.environment())
+    fields = sorted(line.strip() for line in text.splitlines() if line.startswith(("A =", "    a:", "    b:")))
+    assert fields == {
+        "dataclass": ["A = AObject | list[int]", "a: A | None = None", "b: str | HolderBObject | None = None"],
+        "typeddict": ["A = AObject | list[int]", "a: NotRequired[A | None]", 'b: NotRequired["str | HolderBObject"]'],
+        "msgspec": ["A = AObject | list[int]", "a: A | None | UnsetType = UNSET",
+                    "b: str | HolderBObject | UnsetType = UNSET"],
+    }[variant]
+    assert "class AObject" in text and "class HolderBObject" in text
 
 
 # Tagged and untagged unions ------------------------------------------------------------------
