@@ -22,6 +22,15 @@ PARSE: Mapping[ir.Format, Callable[[Any], object]] = {
 
 
 def fits(value: Any, t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> bool:
+    return _fits(value, t, declarations, set())
+
+
+def _fits(value: Any, t: ir.Type, declarations: Mapping[str, ir.Declaration], open_refs: set[tuple[str, int]]) -> bool:
+    """``open_refs``: the references being followed for each value (by ``id``); met again for the same
+    value (an alias that is itself, ``A = A | int``), that way leads nowhere."""
+    def fits(value: Any, t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> bool:
+        return _fits(value, t, declarations, open_refs)
+
     match t:
         case ir.AnyType():
             return True
@@ -45,10 +54,17 @@ def fits(value: Any, t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> 
         case ir.Ref(name, module):
             if module is not None:
                 return False  # another input's type: a default for it cannot be checked here
-            target = declarations[name]
-            if isinstance(target, ir.Alias):
-                return fits(value, target.type, declarations)
-            return isinstance(value, dict) and _model(value, target, declarations)
+            key = (name, id(value))
+            if key in open_refs:
+                return False
+            open_refs.add(key)
+            try:
+                target = declarations[name]
+                if isinstance(target, ir.Alias):
+                    return fits(value, target.type, declarations)
+                return isinstance(value, dict) and _model(value, target, declarations, open_refs)
+            finally:
+                open_refs.discard(key)
     raise AssertionError(f"unknown IR type {t!r}")
 
 
@@ -81,11 +97,13 @@ def _within(value: Any, c: ir.Constraints) -> bool:
     return all(checks)
 
 
-def _model(value: dict[str, Any], model: ir.Model, declarations: Mapping[str, ir.Declaration]) -> bool:
+def _model(value: dict[str, Any], model: ir.Model, declarations: Mapping[str, ir.Declaration],
+           open_refs: set[tuple[str, int]]) -> bool:
     wires = {f.wire_name: f for f in model.fields}
     if model.closed and not set(value) <= set(wires):
         return False
     return all(
-        (f.wire_name in value and fits(value[f.wire_name], f.type, declarations)) or (not f.required and f.wire_name not in value)
+        (f.wire_name in value and _fits(value[f.wire_name], f.type, declarations, open_refs))
+        or (not f.required and f.wire_name not in value)
         for f in model.fields
     )

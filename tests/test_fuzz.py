@@ -167,6 +167,12 @@ def _run(strategy: SearchStrategy[Case], batch: Batch, tmp_path: Path) -> None:
 
 FOUND: list[tuple[str, dict[str, object]]] = [
     # (what broke, the minimal input): crashes the fuzzer found, kept as regression cases
+    ("a default for an alias that is itself: endless fits()", {
+        "title": "R", "type": "object", "definitions": {"A": {"anyOf": [{"$ref": "#/definitions/A"}, {"type": "integer"}]}},
+        "properties": {"x": {"$ref": "#/definitions/A", "default": "s"}}}),
+    ("a tuple beside a map with minProperties: msgspec segfaults building the decoder", {"anyOf": [
+        {"type": "array", "prefixItems": [{"type": "integer"}], "items": False, "minItems": 1},
+        {"type": "object", "additionalProperties": {"type": "integer"}, "minProperties": 1}]}),
     ("docstring of three quotes: black cannot parse", {"type": "string", "description": '"""'}),
     ("field docstring of three quotes", {"properties": {"a": {"description": '"""'}}}),
     ("definition named '_': empty class name", {"definitions": {"_": {}}}),

@@ -73,7 +73,17 @@ def _legal_union(union: ir.Union, declarations: Mapping[str, ir.Declaration], lo
     objects = [m for m in members if _object_kind(m, declarations) is not None]
     if not _one_object_kind(objects, declarations):
         members = _replace(members, objects, ANY_OBJECT)
+    if _tuple_beside_sized_map(members):
+        lost += [m.constraints for m in members if isinstance(m, ir.Constrained) and isinstance(m.type, ir.Map)]
+        members = [m.type if isinstance(m, ir.Constrained) and isinstance(m.type, ir.Map) else m for m in members]
     return ir.union(*fold(members, lost))
+
+
+def _tuple_beside_sized_map(members: list[ir.Type]) -> bool:
+    """``tuple[int] | Annotated[dict[str, Any], Meta(min_length=1)]``: msgspec 0.23 crashes the
+    interpreter (a segmentation fault) building a decoder for it; the map's limits are dropped."""
+    return any(isinstance(m, ir.Tuple) for m in members) and any(
+        isinstance(m, ir.Constrained) and isinstance(m.type, ir.Map) for m in members)
 
 
 def _is_legal(members: list[ir.Type], declarations: Mapping[str, ir.Declaration]) -> bool:
@@ -83,7 +93,8 @@ def _is_legal(members: list[ir.Type], declarations: Mapping[str, ir.Declaration]
     strings = {_string_kind(m) for m in members} - {None}
     arrays = [m for m in members if isinstance(_bare(m), (ir.Array, ir.Tuple))]
     objects = [m for m in members if _object_kind(m, declarations) is not None]
-    return len(strings) <= 1 and len(arrays) <= 1 and _one_object_kind(objects, declarations) and literals_fit(members)
+    return (len(strings) <= 1 and len(arrays) <= 1 and _one_object_kind(objects, declarations) and literals_fit(members)
+            and not _tuple_beside_sized_map(members))
 
 
 def _one_object_kind(objects: list[ir.Type], declarations: Mapping[str, ir.Declaration]) -> bool:
