@@ -203,6 +203,10 @@ class _Lowering:
             if isinstance(schema.get(keyword), list):
                 return self.alternatives(schema, keyword, hint)
         kinds = schema.get("type")
+        if kinds == []:  # where the meta-schema check does not look (inside `prefixItems`, say)
+            self.reporter.error(schema.loc.child("type"), "not a valid schema: `type` lists no type",
+                                "name at least one of: " + ", ".join(KINDS))
+            return ir.AnyType()
         if isinstance(kinds, list):
             # beside another kind, the object is a model of its own: `B = BObject | str`
             mixed = _mixed_with_object(schema)

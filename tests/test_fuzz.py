@@ -167,6 +167,11 @@ def _run(strategy: SearchStrategy[Case], batch: Batch, tmp_path: Path) -> None:
 
 FOUND: list[tuple[str, dict[str, object]]] = [
     # (what broke, the minimal input): crashes the fuzzer found, kept as regression cases
+    ("an empty type list inside prefixItems: list[]", {
+        "prefixItems": [{"items": {"type": []}}], "items": False, "minItems": 1}),
+    ("an alias of null beside null: None | None at run time", {
+        "title": "H", "type": "object", "definitions": {"N": {"type": "null"}},
+        "properties": {"a": {"anyOf": [{"$ref": "#/definitions/N"}, {"type": "null"}]}}}),
     ("a default for an alias that is itself: endless fits()", {
         "title": "R", "type": "object", "definitions": {"A": {"anyOf": [{"$ref": "#/definitions/A"}, {"type": "integer"}]}},
         "properties": {"x": {"$ref": "#/definitions/A", "default": "s"}}}),

@@ -7,12 +7,12 @@ expressions, docs are escaped docstring literals. Templates only place them.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from .. import ir
 from . import literals
-from ..passes.walk import refs, types
+from ..passes.walk import map_types, refs, types
 from .annotations import TypeStyle, annotation, describe, unenforced
 from .defaults import Builder
 from ..names import enum_member
@@ -86,7 +86,7 @@ class Context:
 
         ``runtime``: the expression is evaluated where it stands, even in a lazily annotated module.
         """
-        t = self.variant.prepare(t, self.declarations, self.enums.keys())
+        t = self.variant.prepare(_null_aliases_as_none(t, self.declarations), self.declarations, self.enums.keys())
         text = annotation(t, self.imports, self.variant.style)
         lazy = self.variant.lazy_annotations and not runtime
         if lazy or not self.undefined.intersection(refs(t)):
@@ -152,6 +152,23 @@ def build(module: ir.Module, variant: Variant, source: str, options: RenderOptio
         ctx.undefined.discard(d.name)
     imports = ctx.imports.lines(future=variant.lazy_annotations)
     return ModuleView(header(source), tuple(imports), tuple(views))
+
+
+def _null_aliases_as_none(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type:
+    """An alias of null (``X: TypeAlias = None``) is written ``None`` inside a union: ``X | None`` is
+    ``None | None`` when msgspec or ``get_type_hints`` evaluates it, which Python refuses."""
+    def change(node: ir.Type) -> ir.Type:
+        if not isinstance(node, ir.Union):
+            return node
+        members = [ir.Null() if isinstance(m, ir.Ref) and m.module is None
+                   and isinstance(declarations.get(m.name), ir.Alias)
+                   and declarations[m.name].type == ir.Null() else m for m in node.members]  # type: ignore[union-attr]
+        if members == list(node.members):
+            return node
+        kept = list(dict.fromkeys(m for m in members if m != ir.Null())) + [ir.Null()]
+        return kept[0] if len(kept) == 1 else replace(node, members=tuple(kept))
+
+    return map_types(t, change)
 
 
 def _enum_members(module: ir.Module) -> dict[str, dict[str | int, str]]:
