@@ -37,7 +37,6 @@ The summary table goes to stdout, per-schema details to ``--report`` (default
 from __future__ import annotations
 
 import argparse
-import ast
 import datetime as _dt
 import json
 import multiprocessing
@@ -72,7 +71,7 @@ for _folder in (ROOT, ROOT / "bench"):
         sys.path.insert(0, str(_folder))
 
 from generator import render  # noqa: E402
-from modules import describe, exec_module, forget_module, one_line  # noqa: E402
+from modules import defined_names, describe, exec_module, forget_module, one_line  # noqa: E402
 from generator.errors import Reporter, SchemaError  # noqa: E402
 from generator.inputs import Input, to_ir  # noqa: E402
 
@@ -160,24 +159,11 @@ def traceback_tail(exc: BaseException, lines: int = 4) -> str:
     return "\n".join(text[-lines * 2 - 1:])
 
 
-def defined_names(source: str) -> list[str]:
-    """The top-level classes and aliases a module defines itself (no imports, no dunders), in order."""
-    names: list[str] = []
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.ClassDef):
-            names.append(node.name)
-        elif isinstance(node, ast.Assign):
-            names.extend(t.id for t in node.targets if isinstance(t, ast.Name) and not t.id.startswith("__"))
-        elif isinstance(node, ast.AnnAssign) and node.value is not None and isinstance(node.target, ast.Name):
-            if not node.target.id.startswith("__"):
-                names.append(node.target.id)
-    return names
-
-
 def check_msgspec_types(module: types.ModuleType, source: str) -> list[tuple[str, str]]:
     """``(name, error)`` for each type of a msgspec module for which msgspec cannot build a decoder."""
     problems = []
-    for name in defined_names(source):
+    classes, aliases = defined_names(source)
+    for name in classes + aliases:
         value = getattr(module, name, None)
         try:
             msgspec.json.Decoder(value)

@@ -7,6 +7,7 @@ in use (msgspec and dataclasses resolve string annotations through it); messages
 
 from __future__ import annotations
 
+import ast
 import itertools
 import re
 import sys
@@ -55,3 +56,21 @@ def one_line(text: str, width: int = 300) -> str:
 def describe(exc: BaseException) -> str:
     """``Type: message`` on one line."""
     return f"{type(exc).__name__}: {one_line(str(exc))}"
+
+
+def defined_names(source: str) -> tuple[list[str], list[str]]:
+    """The top-level classes and type aliases a module defines itself (imports and dunders excluded),
+    each in source order. An alias is ``Name = ...``, ``Name: TypeAlias = ...`` or ``type Name = ...``."""
+    classes: list[str] = []
+    aliases: list[str] = []
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ClassDef):
+            classes.append(node.name)
+        elif isinstance(node, ast.Assign):
+            aliases.extend(t.id for t in node.targets if isinstance(t, ast.Name) and not t.id.startswith("__"))
+        elif isinstance(node, ast.AnnAssign) and node.value is not None and isinstance(node.target, ast.Name):
+            if not node.target.id.startswith("__"):
+                aliases.append(node.target.id)
+        elif type(node).__name__ == "TypeAlias":  # ``type X = ...`` (Python 3.12+)
+            aliases.append(node.name.id)  # type: ignore[attr-defined]
+    return classes, aliases

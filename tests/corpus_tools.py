@@ -2,39 +2,22 @@
 
 from __future__ import annotations
 
-import ast
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
+from conftest import bench_module
 from generator.errors import Diagnostic
+
+defined_names = bench_module("modules").defined_names
+"""bench/modules.py: the classes and aliases a generated module defines."""
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 _BACKTICKED = re.compile(r"`[^`]*`")
 _POINTER = re.compile(r"#/\S*")
 _TYPE_LIST = re.compile(r"\b[A-Z]\w*(?: \| [A-Z]\w*)+")
 _OFFENDING = re.compile(r"type `(?P<type>.*)` is not supported")
-
-
-def defined_names(source: Path) -> tuple[list[str], list[str]]:
-    """The top-level classes and type aliases a module defines itself (imports excluded), in source order.
-
-    An alias is a top-level ``Name = ...``, ``Name: TypeAlias = ...`` or ``type Name = ...`` whose name is not a dunder.
-    """
-    classes: list[str] = []
-    aliases: list[str] = []
-    for node in ast.parse(source.read_text()).body:
-        if isinstance(node, ast.ClassDef):
-            classes.append(node.name)
-        elif isinstance(node, ast.Assign):
-            aliases.extend(t.id for t in node.targets if isinstance(t, ast.Name) and not t.id.startswith("__"))
-        elif isinstance(node, ast.AnnAssign) and node.value is not None and isinstance(node.target, ast.Name):
-            if not node.target.id.startswith("__"):
-                aliases.append(node.target.id)
-        elif type(node).__name__ == "TypeAlias":  # ``type X = ...`` (Python 3.12+)
-            aliases.append(node.name.id)  # type: ignore[attr-defined]
-    return classes, aliases
 
 
 def warning_kind(diagnostic: Diagnostic, width: int = 60) -> str:
