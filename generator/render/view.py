@@ -165,8 +165,8 @@ def _null_aliases_as_none(t: ir.Type, declarations: Mapping[str, ir.Declaration]
                    and declarations[m.name].type == ir.Null() else m for m in node.members]  # type: ignore[union-attr]
         if members == list(node.members):
             return node
-        kept = list(dict.fromkeys(m for m in members if m != ir.Null())) + [ir.Null()]
-        return kept[0] if len(kept) == 1 else replace(node, members=tuple(kept))
+        merged = ir.union(*members)  # the null once, last; the tags stay
+        return replace(node, members=merged.members) if isinstance(merged, ir.Union) else merged
 
     return map_types(t, change)
 
