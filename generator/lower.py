@@ -102,7 +102,8 @@ class _Lowering:
 
     def model(self, name: str, schema: Schema, doc: str | None, inline: bool, origin: ir.Origin) -> ir.Model:
         properties: dict[str, Schema] = schema.get("properties") or {}
-        # `required` may repeat a key (an allOf merge keeps each member's list): one field per key
+        # `required` may repeat a key (the meta-schema check only warns; an allOf merge keeps each
+        # member's list): one field per key
         required = list(dict.fromkeys(r for r in schema.get("required") or [] if isinstance(r, str)))
         fields = [
             ir.Field(
@@ -207,11 +208,13 @@ class _Lowering:
             self.reporter.error(schema.loc.child("type"), "not a valid schema: `type` lists no type",
                                 "name at least one of: " + ", ".join(KINDS))
             return ir.AnyType()
-        if isinstance(kinds, list):
+        if isinstance(kinds, list) and _mixed_with_object(schema):
             # beside another kind, the object is a model of its own: `B = BObject | str`
-            mixed = _mixed_with_object(schema)
-            return ir.union(*(self.of_kind(schema, k, hint + "Object" if mixed and k == "object" else hint)
+            objects = Schema({**schema, "type": "object"}, schema.loc)
+            return ir.union(*(self.of_kind(objects, k, hint + "Object") if k == "object" else self.of_kind(schema, k, hint)
                               for k in kinds))
+        if isinstance(kinds, list):
+            return ir.union(*(self.of_kind(schema, k, hint) for k in kinds))
         if isinstance(kinds, str):
             return self.of_kind(schema, kinds, hint)
         if any(k in schema for k in ("properties", "additionalProperties", "patternProperties", "required")):
@@ -289,8 +292,6 @@ class _Lowering:
             array = self.array(schema, hint)  # a tuple's length is its type: no limits on it
             return array if isinstance(array, ir.Tuple) else constrain(array, kind, schema, self.reporter)
         if _is_model(schema):
-            if _mixed_with_object(schema):  # the model of the object kind alone
-                schema = Schema({**schema, "type": "object"}, schema.loc)
             return self.inline(hint, schema)
         return constrain(ir.Map(self.extra_type(schema, hint)), kind, schema, self.reporter)
 
