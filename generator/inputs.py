@@ -71,7 +71,7 @@ def to_ir(source: Input, root: Path, reporter: Reporter, external: External | No
     in ``source``'s folder); ``external`` resolves references to inputs (see ``link.Linker``); other
     references to files are unresolved. ``cache`` spares work done in an earlier run (see ``validate.check``).
     """
-    documents = [(_display(p, root), read_document(p, _display(p, root))) for p in source.files]
+    documents = [(_display(p, root), read_document(p, _display(p, root), cache)) for p in source.files]
     if not documents:
         raise SchemaError([Diagnostic(Location(source.display), "the folder holds no .json, .yaml or .yml file")])
     schemas = normalise(documents, folder=source.path.is_dir(), dialect=source.dialect,

@@ -5,11 +5,17 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from . import yaml_pieces
 from .errors import Diagnostic, Location, SchemaError
 
+if TYPE_CHECKING:
+    from .cache import Cache
+
 SUFFIXES = (".json", ".yaml", ".yml")
+PIECES_FROM = 64 * 1024
+"""A YAML text at least this long is read piece by piece when there is a cache (``yaml_pieces``)."""
 
 
 @cache
@@ -28,8 +34,9 @@ def _yaml() -> tuple[Any, type[Any]]:
     return yaml, Loader
 
 
-def read_document(path: Path, display: str) -> Any:
-    """Parse one file; a syntax error names the file, line and column."""
+def read_document(path: Path, display: str, cache: Cache | None = None) -> Any:
+    """Parse one file; a syntax error names the file, line and column. With a ``cache``, a long YAML
+    text is read piece by piece, each piece parsed once (``yaml_pieces``)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -41,7 +48,10 @@ def read_document(path: Path, display: str) -> Any:
             raise _fail(Location(display, line=exc.lineno, column=exc.colno), f"invalid JSON: {exc.msg}")
     yaml, loader = _yaml()
     try:
-        return yaml.load(text, Loader=loader)
+        if cache is None or len(text) < PIECES_FROM:
+            return yaml.load(text, Loader=loader)
+        version = f"{yaml.__version__} {loader.__mro__[1].__name__} no-timestamps"
+        return yaml_pieces.load(text, lambda piece: yaml.load(piece, Loader=loader), cache, version)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None

@@ -1,0 +1,186 @@
+"""Reading YAML piece by piece (generator/yaml_pieces.py) gives what parsing the whole text gives."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generator import load, yaml_pieces
+from generator.cache import Cache
+
+_, LOADER = load._yaml()
+
+
+def parse(text: str) -> Any:
+    return yaml.load(text, Loader=LOADER)
+
+
+class Counting:
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def __call__(self, text: str) -> Any:
+        self.texts.append(text)
+        return parse(text)
+
+
+@pytest.fixture
+def cache(tmp_path: Path) -> Cache:
+    return Cache(tmp_path / "cache")
+
+
+@pytest.fixture(autouse=True)
+def cut_everything(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yaml_pieces, "SPLIT", 0)  # cut every mapping entry, however small
+
+
+def same(text: str, cache: Cache) -> Any:
+    """Pieces, cold then warm, against the whole text: equal values, equal order, equal sharing."""
+    whole = parse(text)
+    for _ in range(2):
+        got = yaml_pieces.load(text, parse, cache, "test")
+        assert got == whole
+        assert pickle.dumps(got) == pickle.dumps(whole)  # key order and shared objects too
+    return whole
+
+
+DOCUMENT = textwrap.dedent("""\
+    openapi: 3.1.0
+    # a comment at the top
+    info:
+      title: T
+      version: '1'
+    paths:
+      /a:
+        get:
+          responses:
+            '200':
+              description: ok
+            404:
+              description: an integer key
+    components:
+      schemas:
+        A:
+          type: object
+          description: |
+            Text with a line
+              indented more, a blank line below
+
+            # a heading, not a comment
+          properties:
+            x: {type: string}
+      # a comment less indented than the keys
+            y:
+              type: integer
+        B:
+          description: >-
+            folded
+            text
+          allOf: [{$ref: '#/components/schemas/A'}]
+        C: &shared
+          type: string
+          enum: [a, b]
+        D:
+          description: plain text
+            going on below
+          anyOf:
+          - type: string
+          - type: 'null'
+        A:
+          description: a repeated key keeps its first place and its last value
+    """)
+
+
+def test_a_document_read_by_pieces_is_the_document(cache: Cache) -> None:
+    whole = same(DOCUMENT, cache)
+    assert list(whole["components"]["schemas"]) == ["A", "B", "C", "D"]
+
+
+def test_only_the_edited_piece_is_parsed_again(cache: Cache) -> None:
+    counting = Counting()
+    yaml_pieces.load(DOCUMENT, counting, cache, "test")
+    assert len(counting.texts) > 10
+    edited = DOCUMENT.replace("folded\n", "folded and edited\n")
+    counting.texts.clear()
+    assert yaml_pieces.load(edited, counting, cache, "test") == parse(edited)
+    assert counting.texts == ["description: >-\n  folded and edited\n  text\n"]
+
+
+def test_an_anchor_used_in_its_own_piece_stays_shared(cache: Cache) -> None:
+    text = "a:\n  x: &one {k: v}\n  y: *one\nb: 1\n"
+    got = same(text, cache)
+    assert got["a"]["x"] is got["a"]["y"]
+    again = yaml_pieces.load(text, parse, cache, "test")
+    assert again["a"]["x"] is again["a"]["y"]
+
+
+@pytest.mark.parametrize("text", [
+    "a: &one {k: v}\nb: *one\n",  # an alias whose anchor is in another piece
+    "%YAML 1.1\n---\na: 1\n",  # a directive
+    "---\na: 1\n...\n",  # document markers
+    "{a: 1, b: 2}\n",  # flow style at the top
+    "- a\n- b\n",  # a sequence
+    "just text\n",
+    "\ufeffa: 1\nb: 2\n",  # a byte order mark
+    "a: 1\r\nb:\r\n  c: 2\r\n",  # CRLF
+    "a: 1\nb:\n  c: 2",  # no newline at the end
+    "a:\n  plain text\n  on two lines\nb: 1\n",  # a block that is no mapping
+    "? complex\n: key\nb: 1\n",
+    "a:\n    deep: 1\n  shallow: 2\n",  # not a mapping YAML accepts
+])
+def test_shapes_it_does_not_cut_give_the_whole_parse(text: str, cache: Cache) -> None:
+    try:
+        whole = parse(text)
+    except yaml.YAMLError:
+        with pytest.raises(yaml.YAMLError):
+            yaml_pieces.load(text, parse, cache, "test")
+        return
+    assert yaml_pieces.load(text, parse, cache, "test") == whole
+
+
+def test_a_syntax_error_is_the_whole_texts(cache: Cache) -> None:
+    text = "a: 1\nb:\n  c: [1, 2\n  d: 3\n"
+    with pytest.raises(yaml.YAMLError) as whole:
+        parse(text)
+    with pytest.raises(yaml.YAMLError) as pieces:
+        yaml_pieces.load(text, parse, cache, "test")
+    assert str(pieces.value) == str(whole.value)
+
+
+def test_read_document_uses_pieces_for_long_yaml(tmp_path: Path, cache: Cache, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "doc.yaml"
+    path.write_text(DOCUMENT, encoding="utf-8")
+    monkeypatch.setattr(load, "PIECES_FROM", 0)
+    assert load.read_document(path, "doc.yaml", cache) == parse(DOCUMENT)
+    assert cache.get_many(yaml_pieces.NAMESPACE, []) == {}
+    with cache._connect() as db:  # type: ignore[union-attr]
+        count = db.execute("SELECT COUNT(*) FROM entries WHERE namespace = ?", (yaml_pieces.NAMESPACE,)).fetchone()[0]
+    assert count > 10
+
+
+KEYS = st.text(st.sampled_from("abcXY_-/ 0123:#'\"&*"), min_size=1, max_size=6)
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 300), st.floats(allow_nan=False, width=32),
+                    st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=30),
+                    st.sampled_from(["multi\nline\n\ntext", "  leading", "trailing  ", "# hash", "- dash", "a: b",
+                                     "'quoted'", "2024-01-01", "yes", "~"]))
+VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                         st.dictionaries(KEYS, inner, max_size=4)), max_leaves=12)
+
+
+@settings(max_examples=int(os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES", 150)), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(document=st.dictionaries(KEYS, VALUES, min_size=1, max_size=5),
+       style=st.sampled_from([None, "|", ">", "'", '"']), indent=st.sampled_from([2, 4]),
+       flow=st.sampled_from([False, None]), width=st.sampled_from([20, 80]))
+def test_any_dumped_mapping_reads_the_same(document: dict[str, Any], style: str | None, indent: int, flow: bool | None,
+                                           width: int, tmp_path_factory: pytest.TempPathFactory) -> None:
+    text = yaml.safe_dump(document, default_style=style, indent=indent, allow_unicode=True, sort_keys=False,
+                          default_flow_style=flow, width=width)
+    same(text, Cache(tmp_path_factory.mktemp("cache")))
