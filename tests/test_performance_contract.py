@@ -1,5 +1,7 @@
 """What the speed-ups (render/format/, cache.py, ``generate.plan``) promise, checked.
 
+- Cutting a module along chunks met before (``known.cut``) gives the chunks ``split`` gives, whatever
+  part of them is known.
 - Formatting declaration by declaration gives the bytes black gives on the whole module: on every
   golden case and variant, on handmade modules meant to trip it, on random declarations, and on a part
   of OpenAI's description (all of it with ``SCHEMAGEN_CONTRACT_FULL=1``: black on three 1.4 MB
@@ -32,6 +34,7 @@ from generator.errors import Reporter
 from generator.inputs import Input, to_ir
 from generator.render import literals
 from generator.render.format import FormatError, Session, format_whole, is_stable, mode, split
+from generator.render.format.known import cut, pieces
 from generator.render.options import RenderOptions
 from golden import ROOT, Case, cases
 
@@ -72,9 +75,25 @@ def test_formatting_by_declaration_is_whole_file_black_on_golden_cases(case: Cas
             raw = _raw(item, variant, case.options)
             assert split(raw) is not None, "the splitter should know generated modules"
             assert Session().format([raw]) == [format_whole(raw)], f"{source.name} → {variant}"
+            _cut_along_known_chunks(raw)
+
+
+def _cut_along_known_chunks(text: str) -> None:
+    """Whichever of its chunks are known (all, every other one, none, those of an edited copy),
+    ``known.cut`` gives what ``split`` gives, or leaves it to ``split``."""
+    chunks = split(text) or []
+    kinds = {c.text: (c.first, c.last) for c in chunks}
+    edited = text.replace('"""', '"""Edited. ', 1)
+    for known in (kinds, dict(list(kinds.items())[::2]), dict(list(kinds.items())[1::2]), {},
+                  {c.text: (c.first, c.last) for c in split(edited) or []}):
+        got = cut(text, pieces(text), known)
+        assert got == (chunks or None) or (got is None and not chunks)
 
 
 HANDMADE = {
+    "a declaration inside a string": 'import x\n\nA = int\n"""Doc.\n\nclass B:\n    pass\n\n\nC = 1\n"""\n\n\nclass C:\n    pass\n',
+    "no blank line between declarations": 'import x\n\nA = int\nB = str\n\n\nclass C:\n    pass\nD = C\n',
+    "a line of spaces": 'import x\n\nA = int\n   \n\nB = str\n\n\nclass C:\n    x: int\n    \n\nD = C\n',
     "comment between declarations": 'import x\n\n\nclass A:\n    a: int\n\n\n# note\nB = int\n',
     "module docstring": '"""Doc."""\n\nimport x\n\nA = int\n',
     "no imports": '# header\nA = int\n\n\nclass B:\n    pass\n',
@@ -121,6 +140,7 @@ def _as_whole_file_black(text: str) -> None:
 @pytest.mark.parametrize("text", HANDMADE.values(), ids=HANDMADE.keys())
 def test_formatting_by_declaration_is_whole_file_black_on_handmade_modules(text: str) -> None:
     _as_whole_file_black(text)
+    _cut_along_known_chunks(text)
 
 
 @pytest.mark.parametrize("text", HANDMADE.values(), ids=HANDMADE.keys())
@@ -160,7 +180,9 @@ def _declaration(draw: st.DrawFn) -> str:
           suppress_health_check=list(HealthCheck))
 @given(st.lists(_declaration(), min_size=1, max_size=3))
 def test_formatting_by_declaration_is_whole_file_black_on_random_declarations(declarations: list[str]) -> None:
-    _as_whole_file_black("from __future__ import annotations\n\nfrom typing import Literal\n\n\n" + "\n\n".join(declarations))
+    text = "from __future__ import annotations\n\nfrom typing import Literal\n\n\n" + "\n\n".join(declarations)
+    _as_whole_file_black(text)
+    _cut_along_known_chunks(text)
 
 
 def _openai_raw(tmp_path: Path, size: int | None) -> dict[str, str]:
@@ -191,6 +213,18 @@ def test_formatting_by_declaration_is_whole_file_black_on_openai(tmp_path: Path,
 
 
 # --- the cache ----------------------------------------------------------------------------------------
+
+def test_a_module_cut_along_cached_chunks_is_formatted_as_whole_file_black(tmp_path: Path) -> None:
+    declarations = [f'class M{i}(Struct):\n    """Doc {i}."""\n\n    x: int = {i}\n' for i in range(6)]
+    text = "from msgspec import Struct\n\n\n" + "\n\n".join(declarations) + 'A = M1\n"""A."""\n'
+    with Session(caching.Cache(tmp_path)) as first:
+        assert first.format([text]) == [format_whole(text)]
+    edited = text.replace("Doc 3.", "Doc 3, edited;   and long " + "word " * 20).replace("x: int = 5", "x: int=5")
+    with Session(caching.Cache(tmp_path)) as second:
+        assert second.format([edited]) == [format_whole(edited)]
+    assert second.stats.cached == 6  # the header and every declaration but the two edited
+    assert second.stats.whole + second.stats.by_statement + second.stats.as_is == 2
+
 
 @pytest.fixture
 def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

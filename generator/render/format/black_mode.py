@@ -10,7 +10,7 @@ if TYPE_CHECKING:  # black is imported when something is formatted, not when the
 
 LINE_LENGTH = 88
 TARGET = "PY311"
-SCHEME = "1"
+SCHEME = "2"
 """Version of how chunks and statements are cut and keyed; change it when their meaning changes."""
 
 

@@ -74,8 +74,12 @@ def logical_lines(text: str) -> list[tuple[int, int]] | None:
     return lines if depth == 0 and start == len(text) else None
 
 
-def split(text: str) -> list[Chunk] | None:
-    """``text`` as chunks that black formats independently; ``None`` for a shape this does not know."""
+def split(text: str, *, body: bool = False, more: bool = False) -> list[Chunk] | None:
+    """``text`` as chunks that black formats independently; ``None`` for a shape this does not know.
+
+    ``body``: ``text`` is a stretch of a module after its header, from the start of a declaration;
+    ``more``: declarations follow ``text`` (a header alone is then a whole chunk).
+    """
     if any(s in text for s in _UNKNOWN_TEXT):
         return None
     lines = logical_lines(text)
@@ -85,23 +89,26 @@ def split(text: str) -> list[Chunk] | None:
     begin, first, blank_before = 0, "import", 0
     last = "none"  # the last non-blank line of the current chunk (an indented one does not count)
     blanks = end = 0
+    started = not body  # a chunk is open (in a body, from its first declaration on)
     for start, stop in lines:
         kind = _kind(text, start)
         if kind == "blank":
             blanks += 1
             continue
-        in_header = not chunks
+        in_header = not chunks and not body
         if kind in ("decorator", "class", "assign") and last != "decorator":  # a new declaration
-            if last not in (("import",) if in_header else ("class", "assign", "string")):
-                return None  # a header without imports, or ending with a comment
-            chunks.append(Chunk(text[begin:end], first, last, blank_before))  # type: ignore[arg-type]
+            if started:
+                if last not in (("import",) if in_header else ("class", "assign", "string")):
+                    return None  # a header without imports, or ending with a comment
+                chunks.append(Chunk(text[begin:end], first, last, blank_before))  # type: ignore[arg-type]
+            started = True
             begin, first, blank_before = start, "assign" if kind == "assign" else "class", blanks
-        elif last not in _FOLLOWS.get(kind, ()) or (kind in ("comment", "import")) != in_header:
+        elif not started or last not in _FOLLOWS.get(kind, ()) or (kind in ("comment", "import")) != in_header:
             return None
         blanks, end = 0, stop
         if kind != "indented":
             last = kind
-    if not chunks or last == "decorator":
+    if not started or (not chunks and not body and not (more and last == "import")) or last == "decorator":
         return None
     chunks.append(Chunk(text[begin:end], first, last, blank_before))  # type: ignore[arg-type]
     return chunks

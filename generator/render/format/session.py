@@ -11,6 +11,7 @@ from ...cache import digest
 from .batch import BATCH, _format_chunk, format_statements
 from .black_mode import LINE_LENGTH, SCHEME, TARGET, black_version
 from .chunks import join, split
+from .known import Kinds, cut, pieces
 from .stable import Piece, Plan, plan_chunk
 from .whole import format_whole
 
@@ -46,6 +47,9 @@ class Session:
 
     cache: Cache | None = None
     chunks: dict[str, str] = field(default_factory=dict)
+    """Chunk text → what black makes of it."""
+    kinds: dict[str, Kinds] = field(default_factory=dict)
+    """Chunk text → its first and last statement, for every chunk ``split`` found (``known.cut``)."""
     statements: dict[Piece, str | None] = field(default_factory=dict)
     stats: Stats = field(default_factory=Stats)
     _token: Any = None
@@ -59,7 +63,11 @@ class Session:
 
     def format(self, texts: Sequence[str]) -> list[str]:
         """``format_whole`` of each text."""
-        splits = [split(t) for t in texts]
+        found = [pieces(t) for t in texts]
+        self._look_up({t[start:end] for t, spans in zip(texts, found) for start, end, _ in spans})
+        splits = [cut(t, spans, self.kinds) or split(t) for t, spans in zip(texts, found)]
+        for chunk in (c for chunks in splits if chunks for c in chunks):
+            self.kinds.setdefault(chunk.text, (chunk.first, chunk.last))
         self._resolve({c.text for chunks in splits if chunks for c in chunks})
         out = []
         for text, chunks in zip(texts, splits):
@@ -71,12 +79,25 @@ class Session:
                 out.append(join(chunks, formatted))  # type: ignore[arg-type]
         return out
 
+    def _look_up(self, texts: set[str]) -> None:
+        """Chunks among ``texts`` met in an earlier run: their kinds and formatting, from the cache."""
+        if self.cache is None:
+            return
+        keys = {t: _chunk_key(t) for t in texts if t not in self.chunks}
+        found = self.cache.get_many("chunk", keys.values())
+        for text, key in keys.items():
+            entry = found.get(key)
+            if entry is not None:
+                kinds, _, formatted = entry.partition(b"\n")
+                first, last = kinds.decode().split()
+                self.kinds[text] = (first, last)  # type: ignore[assignment]
+                self.chunks[text] = formatted.decode() if formatted else text
+                self.stats.cached += 1
+
     def _resolve(self, wanted: set[str]) -> None:
         """Puts the formatting of each chunk in ``self.chunks`` (one black refuses is left out)."""
+        self._look_up({t for t in wanted if t not in self.chunks})
         missing = sorted(t for t in wanted if t not in self.chunks)
-        keys = {t: digest(SCHEME, black_version(), str(LINE_LENGTH), TARGET, "chunk", t) for t in missing}
-        missing = self._from_cache("chunk", keys, self.chunks, lambda text, hit: hit.decode() if hit else text)
-        self.stats.cached += len(keys) - len(missing)
         plans = [plan_chunk(text) for text in missing]
         self._format_statements({p for plan in plans if plan for p in plan if p[0] != "text"})
         for text, plan in zip(missing, plans):
@@ -90,9 +111,10 @@ class Session:
                 self.stats.by_statement += 1
             if formatted is not None:
                 self.chunks[text] = formatted
-        if self.cache is not None:  # empty: as it is
-            self.cache.put_many("chunk", {keys[t]: b"" if self.chunks[t] == t else self.chunks[t].encode()
-                                          for t in missing if t in self.chunks})
+        if self.cache is not None:  # its kinds, a newline, then what black makes of it (nothing: as it is)
+            self.cache.put_many("chunk", {
+                _chunk_key(t): " ".join(self.kinds[t]).encode() + b"\n" + (b"" if self.chunks[t] == t else self.chunks[t].encode())
+                for t in missing if t in self.chunks})
 
     def _format_statements(self, pieces: set[Piece]) -> None:
         missing = sorted(p for p in pieces if p not in self.statements)
@@ -127,6 +149,10 @@ class Session:
                 return None
             parts.append(text)
         return "".join(parts)
+
+
+def _chunk_key(text: str) -> str:
+    return digest(SCHEME, black_version(), str(LINE_LENGTH), TARGET, "chunk", text)
 
 
 _DEFAULT = Session()
