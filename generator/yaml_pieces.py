@@ -134,7 +134,7 @@ class _Reader:
             if len(entry) == 4:
                 if value is not None:
                     raise _Fallback
-                value = self._mapping(entry[3])  # type: ignore[misc]
+                value = self._mapping(entry[3])
             mapping[key] = value
         return mapping
 
@@ -160,7 +160,7 @@ def _texts(tree: list[Entry], text: str, into: list[str]) -> None:
     for entry in tree:
         into.append(_piece(text, entry))
         if len(entry) == 4:
-            _texts(entry[3], text, into)  # type: ignore[misc]
+            _texts(entry[3], text, into)
 
 
 def _piece(text: str, entry: Entry) -> str:

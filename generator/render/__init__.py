@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from .. import ir
 from . import dataclass, msgspec, typeddict
 from .format import format_source
+from .memo import Memo
 from .options import RenderOptions
 from .view import Variant, build
 
@@ -35,8 +36,14 @@ def environment(template_dir: Path | None = None) -> jinja2.Environment:
 
 
 def render(module: ir.Module, variant: str, source: str, env: jinja2.Environment,
-           options: RenderOptions = RenderOptions()) -> str:
-    """The formatted source of one variant of ``module``; ``source`` is named in the header."""
+           options: RenderOptions = RenderOptions(), memo: Memo | None = None) -> str:
+    """The formatted source of one variant of ``module``; ``source`` is named in the header.
+
+    ``memo``: declarations rendered in earlier runs are taken from its cache (``render.memo``; for the
+    built-in templates' layout only).
+    """
     rules = VARIANTS[variant]
-    text = env.get_template(rules.template).render(module=build(module, rules, source, options))
-    return format_source(text)
+    template = env.get_template(rules.template)
+    if memo is not None:
+        return format_source(memo.render(module, rules, source, template, options))
+    return format_source(template.render(module=build(module, rules, source, options)))

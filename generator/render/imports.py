@@ -27,6 +27,24 @@ class Imports:
         self._names.setdefault(module, set()).add(name)
         return name
 
+    def merge(self, other: Imports) -> None:
+        """Record everything ``other`` records."""
+        for module, names in other._names.items():
+            self._names.setdefault(module, set()).update(names)
+        self._modules |= other._modules
+        self._siblings.update(other._siblings)
+
+    def __getstate__(self) -> tuple[list[tuple[str, list[str]]], list[str], list[tuple[str, str]]]:
+        """Sorted, so that the same imports always pickle to the same bytes."""
+        return ([(m, sorted(n)) for m, n in sorted(self._names.items())], sorted(self._modules),
+                sorted(self._siblings.items()))
+
+    def __setstate__(self, state: tuple[list[tuple[str, list[str]]], list[str], list[tuple[str, str]]]) -> None:
+        names, modules, siblings = state
+        self._names = {m: set(n) for m, n in names}
+        self._modules = set(modules)
+        self._siblings = dict(siblings)
+
     def lines(self, *, future: bool) -> list[str]:
         """``from __future__`` first, then the standard library, third-party packages, other inputs."""
         groups: list[list[str]] = [["from __future__ import annotations"] if future else [], [], [],

@@ -131,27 +131,39 @@ class Variant(Protocol):
 
 
 def build(module: ir.Module, variant: Variant, source: str, options: RenderOptions) -> ModuleView:
+    ctx = context(module, variant, options)
+    views = []
+    for d in module.declarations:
+        views.append(declaration(d, ctx))
+        ctx.undefined.discard(d.name)
+    return ModuleView(header(source), module_imports(ctx.imports, variant), tuple(views))
+
+
+def context(module: ir.Module, variant: Variant, options: RenderOptions) -> Context:
+    """The context of the first declaration of ``module``: every declaration still undefined."""
     declarations = {d.name: d for d in module.declarations}
     enums = _enum_members(module) if variant.enum_classes and options.enums == "class" else {}
-    ctx = Context(Imports(), variant, declarations, set(declarations), enums)
-    views: list[ClassView | AliasView | EnumView] = []
-    for d in module.declarations:
-        if isinstance(d, ir.Alias) and d.name in enums:
-            views.append(_enum_view(d, enums[d.name], ctx.imports))
-        elif isinstance(d, ir.Alias):
-            # `X = None` assigns a value, not a type: only an explicit `TypeAlias` makes it an alias
-            explicit = ctx.imports.add("typing", "TypeAlias") if isinstance(d.type, ir.Null) else None
-            views.append(AliasView(d.name, ctx.annotate(d.type), doc(d.doc, ""), explicit))
-        else:
-            variant.class_imports(ctx.imports)
-            fields = tuple(variant.field(f, d, ctx) for f in d.fields if not variant.omitted(d, f))
-            if variant.functional(d):
-                views.append(ClassView(d.name, doc(_keys_doc(d), ""), fields, (), functional=True))
-            else:
-                views.append(ClassView(d.name, doc(d.doc, INDENT), fields, variant.class_options(d, ctx)))
-        ctx.undefined.discard(d.name)
-    imports = ctx.imports.lines(future=variant.lazy_annotations)
-    return ModuleView(header(source), tuple(imports), tuple(views))
+    return Context(Imports(), variant, declarations, set(declarations), enums)
+
+
+def declaration(d: ir.Declaration, ctx: Context) -> ClassView | AliasView | EnumView:
+    """The view of one declaration; what it imports goes to ``ctx.imports``."""
+    variant = ctx.variant
+    if isinstance(d, ir.Alias) and d.name in ctx.enums:
+        return _enum_view(d, ctx.enums[d.name], ctx.imports)
+    if isinstance(d, ir.Alias):
+        # `X = None` assigns a value, not a type: only an explicit `TypeAlias` makes it an alias
+        explicit = ctx.imports.add("typing", "TypeAlias") if isinstance(d.type, ir.Null) else None
+        return AliasView(d.name, ctx.annotate(d.type), doc(d.doc, ""), explicit)
+    variant.class_imports(ctx.imports)
+    fields = tuple(variant.field(f, d, ctx) for f in d.fields if not variant.omitted(d, f))
+    if variant.functional(d):
+        return ClassView(d.name, doc(_keys_doc(d), ""), fields, (), functional=True)  # type: ignore[arg-type]
+    return ClassView(d.name, doc(d.doc, INDENT), fields, variant.class_options(d, ctx))  # type: ignore[arg-type]
+
+
+def module_imports(imports: Imports, variant: Variant) -> tuple[str, ...]:
+    return tuple(imports.lines(future=variant.lazy_annotations))
 
 
 def _null_aliases_as_none(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> ir.Type:

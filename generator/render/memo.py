@@ -1,0 +1,198 @@
+"""Rendering declaration by declaration, each declaration's text remembered across runs.
+
+What the view and the template make of one declaration depends on the declaration, on the other
+declarations the variant's rules read for it (a referenced alias, the members of a union), on which
+of the names it uses are defined further down the module, on the enum classes it names, and on the
+variant, options and generator. While a declaration's view is built those reads are recorded; the
+cache keeps its text and imports beside them, under a key made of the declaration itself. A later run
+takes a declaration's text when everything it read is as it was, and builds only the others.
+
+The module is then its header and imports followed by each declaration's text: the layout of the
+built-in templates (a test checks it against rendering whole). A template folder of one's own may lay
+a module out any other way, so with one ``render`` renders whole (``generate`` decides).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from .. import ir
+from . import view
+from .imports import Imports
+from .options import RenderOptions
+
+if TYPE_CHECKING:
+    import jinja2
+
+    from ..cache import Cache
+
+NAMESPACE = "declaration"
+SCHEME = "1"
+V = TypeVar("V")
+
+
+@dataclass
+class Memo:
+    """The cache, and what keys depend on besides a declaration: the generator (``salt``)."""
+
+    store: Cache
+    salt: str
+    _digests: tuple[ir.Module, dict[str, str]] | None = field(default=None, repr=False)
+
+    def digests(self, module: ir.Module) -> dict[str, str]:
+        """Each declaration's digest (its pickled bytes), once per module for all variants."""
+        if self._digests is None or self._digests[0] is not module:
+            self._digests = (module, {d.name: _digest(d) for d in module.declarations})
+        return self._digests[1]
+
+    def render(self, module: ir.Module, variant: view.Variant, source: str, template: jinja2.Template,
+               options: RenderOptions) -> str:
+        """The module's text as ``template`` writes it, before black."""
+        digests = self.digests(module)
+        ctx = view.context(module, variant, options)
+        keys = [_key(self.salt, variant.name, options, digests[d.name]) for d in module.declarations]
+        found = self.store.get_many(NAMESPACE, keys)
+        texts: list[str | None] = []
+        built: list[tuple[int, View, _Entry | None]] = []
+        for d, key in zip(module.declarations, keys):
+            entry = _load(found.get(key))
+            if entry is not None and entry.holds(digests, ctx):
+                texts.append(entry.text)
+            else:
+                entry, declared = _Entry.build(d, ctx, digests)
+                built.append((len(texts), declared, entry))
+                texts.append(None)
+            if entry is not None:
+                ctx.imports.merge(entry.imports)
+            ctx.undefined.discard(d.name)
+        new = {}
+        for (i, _, entry), text in zip(built, _fragments(template, [view for _, view, _ in built])):
+            texts[i] = text
+            if entry is not None:
+                entry.text = text
+                new[keys[i]] = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+        if new:
+            self.store.put_many(NAMESPACE, new)
+        head = view.ModuleView(view.header(source), view.module_imports(ctx.imports, variant), ())
+        return template.render(module=head) + "".join(texts)  # type: ignore[arg-type]
+
+
+View = view.ClassView | view.AliasView | view.EnumView
+
+
+@dataclass
+class _Entry:
+    text: str
+    imports: Imports
+    declarations: tuple[tuple[str, str | None], ...]
+    """Each declaration read, and its digest then (``None``: there was none of that name)."""
+    undefined: tuple[tuple[frozenset[str], frozenset[str]], ...]
+    """Each question "which of these names are defined further down?", and its answer then."""
+    enums: tuple[tuple[str, str | None], ...]
+    """Each enum class looked up, and its members then (``None``: no enum class of that name)."""
+    sizes: tuple[int | None, int | None]
+    """How many declarations and enum classes there were, where that was asked."""
+
+    @classmethod
+    def build(cls, d: ir.Declaration, ctx: view.Context, digests: Mapping[str, str]) -> tuple[_Entry | None, View]:
+        """The view of ``d`` in ``ctx``, and what it read (its text to come); no entry when it read
+        everything (then what it imports is in ``ctx`` already)."""
+        declarations = _Reads(ctx.declarations, digests.get)
+        enums = _Reads(ctx.enums, lambda name: repr(ctx.enums[name]) if name in ctx.enums else None)
+        undefined = _Undefined(ctx.undefined)
+        recording = view.Context(Imports(), ctx.variant, declarations, undefined, enums)  # type: ignore[arg-type]
+        declared = view.declaration(d, recording)
+        if declarations.everything or enums.everything:
+            ctx.imports.merge(recording.imports)
+            return None, declared
+        return cls("", recording.imports, tuple(declarations.read.items()), tuple(undefined.asked.items()),
+                   tuple(enums.read.items()), (declarations.size, enums.size)), declared
+
+    def holds(self, digests: Mapping[str, str], ctx: view.Context) -> bool:
+        """Whether everything this text was made from is as it was."""
+        sizes = (len(ctx.declarations), len(ctx.enums))
+        return (all(was is None or was == now for was, now in zip(self.sizes, sizes))
+                and all(digests.get(name) == digest for name, digest in self.declarations)
+                and all(ctx.undefined.intersection(names) == answer for names, answer in self.undefined)
+                and all((repr(ctx.enums[name]) if name in ctx.enums else None) == members
+                        for name, members in self.enums))
+
+
+class _Reads(Mapping[str, V], Generic[V]):
+    """A mapping that notes each key read (with ``stamp(key)``) and whether its size was asked
+    (``if enums:``); iterating it reads everything."""
+
+    def __init__(self, inner: Mapping[str, V], stamp: Any) -> None:
+        self.inner = inner
+        self.stamp = stamp
+        self.read: dict[str, str | None] = {}
+        self.size: int | None = None
+        self.everything = False
+
+    def __getitem__(self, key: str) -> V:
+        if key not in self.read:
+            self.read[key] = self.stamp(key) if key in self.inner else None
+        return self.inner[key]
+
+    def __iter__(self) -> Iterator[str]:
+        self.everything = True
+        return iter(self.inner)
+
+    def __len__(self) -> int:
+        self.size = len(self.inner)
+        return self.size
+
+
+class _Undefined:
+    """The names not defined yet, noting each question asked of them."""
+
+    def __init__(self, inner: set[str]) -> None:
+        self.inner = inner
+        self.asked: dict[frozenset[str], frozenset[str]] = {}
+
+    def intersection(self, names: Iterable[str]) -> frozenset[str]:
+        asked = frozenset(names)
+        answer = self.asked[asked] = frozenset(self.inner.intersection(asked))
+        return answer
+
+
+_SEPARATOR = view.AliasView("\0", "\0", None)
+"""A declaration no schema can give (a NUL is always escaped), written between the others."""
+
+
+def _fragments(template: jinja2.Template, views: list[View]) -> list[str]:
+    """What ``template`` writes for each view: one rendering for all, cut at separators."""
+    if not views:
+        return []
+    empty = template.render(module=view.ModuleView("", (), ()))
+    separator = template.render(module=view.ModuleView("", (), (_SEPARATOR,)))
+    interleaved = [v for declared in views for v in (declared, _SEPARATOR)]
+    text = template.render(module=view.ModuleView("", (), tuple(interleaved)))
+    if not (separator.startswith(empty) and text.startswith(empty)):
+        raise ValueError("the module template does not write declarations after what it writes before them")
+    pieces = text[len(empty):].split(separator[len(empty):])
+    if len(pieces) != len(views) + 1 or pieces[-1]:
+        raise ValueError("the module template does not write one declaration after another")
+    return pieces[:-1]
+
+
+def _key(salt: str, variant: str, options: RenderOptions, digest: str) -> str:
+    return hashlib.sha256("\0".join((SCHEME, salt, variant, repr(options), digest)).encode()).hexdigest()
+
+
+def _digest(d: ir.Declaration) -> str:
+    return hashlib.sha256(pickle.dumps(d, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()
+
+
+def _load(data: bytes | None) -> _Entry | None:
+    if data is None:
+        return None
+    try:
+        entry = pickle.loads(data)
+    except Exception:  # written by another version of the classes: a miss
+        return None
+    return entry if isinstance(entry, _Entry) else None
