@@ -9,7 +9,10 @@ from typing import Any
 
 import pytest
 
-from generator import render
+import dataclasses
+import inspect
+
+from generator import ir, render
 from generator.cache import Cache
 from generator.config import ALL_VARIANTS
 from generator.errors import Reporter
@@ -116,3 +119,12 @@ def test_another_generator_builds_everything_again(tmp_path: Path, monkeypatch: 
     monkeypatch.setattr(memoising.view, "declaration", lambda d, ctx: built.append(d.name) or original(d, ctx))
     through(memoising.Memo(Cache(tmp_path / "cache"), "two"), module, "msgspec", RenderOptions())
     assert len(built) == len(module.declarations)
+
+
+def test_every_field_of_the_ir_is_in_its_repr() -> None:
+    """A declaration's digest is a digest of its ``repr``: a field left out would go unseen."""
+    classes = [c for _, c in inspect.getmembers(ir, inspect.isclass) if dataclasses.is_dataclass(c)]
+    assert len(classes) > 10
+    for c in classes:
+        assert all(f.repr for f in dataclasses.fields(c)), c.__name__
+        assert "def __repr__" not in inspect.getsource(c), c.__name__  # the dataclass's own

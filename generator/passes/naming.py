@@ -24,7 +24,7 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
     # Names the schema gives first, and among them the ones already valid: those keep their name.
     for d in sorted(module.declarations, key=lambda d: (d.inline, not _valid(d.name, reserved))):
         renamed[d.name] = unique(identifier(d.name, style="pascal", reserved=reserved), taken)
-    module = rename_all(module, renamed.__getitem__)
+    module = rename_all(module, renamed)
     field_reserved = FIELD_RESERVED | OUTPUT_NAMES | taken
     declarations = tuple(
         _name_fields(d, field_reserved) if isinstance(d, ir.Model) else d for d in module.declarations
@@ -45,6 +45,8 @@ def _name_fields(model: ir.Model, module_reserved: frozenset[str]) -> ir.Model:
     names: dict[str, str] = {}
     for f in sorted(model.fields, key=lambda f: not _valid(f.wire_name, reserved)):  # valid keys keep theirs
         names[f.wire_name] = unique(identifier(f.wire_name, style="snake", reserved=reserved), taken)
+    if all(f.name == names[f.wire_name] for f in model.fields):
+        return model
     return replace(model, fields=tuple(replace(f, name=names[f.wire_name]) for f in model.fields))
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 
 from .. import ir
@@ -94,9 +94,29 @@ def map_declaration_types(d: ir.Declaration, change: Callable[[ir.Type], ir.Type
     return replace(d, fields=tuple(replace(f, type=change(f.type)) for f in d.fields))
 
 
-def rename_all(module: ir.Module, rename: Callable[[str], str]) -> ir.Module:
+def rename_all(module: ir.Module, renamed: Mapping[str, str]) -> ir.Module:
+    """``module`` with the declarations ``renamed`` names renamed, and every reference to them (a
+    declaration that neither is one nor names one stays the same object)."""
+    changed = {old for old, new in renamed.items() if old != new}
+    if not changed:
+        return module
+
+    def rename(name: str) -> str:
+        return renamed.get(name, name)
+
     declarations = tuple(
         replace(map_declaration_types(d, lambda t: map_refs(t, rename)), name=rename(d.name))
+        if d.name in changed or not changed.isdisjoint(_names_in(d)) else d
         for d in module.declarations
     )
     return ir.Module(declarations, rename(module.root) if module.root else None)
+
+
+def _names_in(d: ir.Declaration) -> Iterator[str]:
+    """The names ``d``'s types mention: references and the members a union's tags name."""
+    for t in top_types(d):
+        for n in types(t):
+            if isinstance(n, ir.Ref) and n.module is None:
+                yield n.name
+            elif isinstance(n, ir.Union):
+                yield from (member for member, _ in n.tags)

@@ -4,7 +4,8 @@ What the view and the template make of one declaration depends on the declaratio
 declarations the variant's rules read for it (a referenced alias, the members of a union), on which
 of the names it uses are defined further down the module, on the enum classes it names, and on the
 variant, options and generator. While a declaration's view is built those reads are recorded; the
-cache keeps its text and imports beside them, under a key made of the declaration itself. A later run
+cache keeps its text and imports beside them, under a key made of the declaration itself (its
+``repr``, which names every field of every node). A later run
 takes a declaration's text when everything it read is as it was, and builds only the others.
 
 The module is then its header and imports followed by each declaration's text: the layout of the
@@ -44,7 +45,7 @@ class Memo:
     _digests: tuple[ir.Module, dict[str, str]] | None = field(default=None, repr=False)
 
     def digests(self, module: ir.Module) -> dict[str, str]:
-        """Each declaration's digest (its pickled bytes), once per module for all variants."""
+        """Each declaration's digest, once per module for all variants."""
         if self._digests is None or self._digests[0] is not module:
             self._digests = (module, {d.name: _digest(d) for d in module.declarations})
         return self._digests[1]
@@ -185,7 +186,9 @@ def _key(salt: str, variant: str, options: RenderOptions, digest: str) -> str:
 
 
 def _digest(d: ir.Declaration) -> str:
-    return hashlib.sha256(pickle.dumps(d, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()
+    """A digest of everything ``d`` says: its ``repr`` names every field of every node (a test checks
+    that no IR field is left out of it), and is 2-3 times as fast as pickling."""
+    return hashlib.sha256(repr(d).encode()).hexdigest()
 
 
 def _load(data: bytes | None) -> _Entry | None:
