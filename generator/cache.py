@@ -4,15 +4,21 @@ Where it lives: ``$SCHEMAGEN_CACHE_DIR``; else ``$XDG_CACHE_HOME/schemagen``; el
 Never inside the project, so a cold run is ``SCHEMAGEN_CACHE_DIR=$(mktemp -d) make generate``;
 ``SCHEMAGEN_CACHE_DIR=off`` runs without one.
 
-Four kinds of entry (``namespace``):
+Six kinds of entry (``namespace``):
 
-- ``plan``: the whole result of a run (files and warnings), keyed by ``generate.fingerprint``: the
-  generator's source and libraries, the configuration and templates, every input's bytes;
-- ``chunk``: what black makes of one top-level declaration of a module (``render.format``), keyed by
-  black's version, the mode and the declaration's text (empty: black leaves it as it is);
+- ``plan``: the whole result of the last run of a project and configuration (files and warnings),
+  beside its ``generate.fingerprint``: the generator's source and libraries, the configuration and
+  templates, every input's bytes (one entry per configuration, replaced by each run, so that a cache
+  does not grow by a whole result at every edit);
+- ``chunk``: one top-level declaration of a module as ``render.format`` cut it: its first and last
+  statement, and what black makes of it (nothing: black leaves it as it is), keyed by black's version,
+  the mode and the declaration's text;
 - ``statement``: what black makes of one statement formatted on its own, keyed the same way;
 - ``valid``: a definition the meta-schema check accepted without a word (``validate``), keyed by its
-  canonical text and the validator's version.
+  canonical text and the validator's version;
+- ``yaml``: the value of one piece of a long YAML document (``yaml_pieces``), keyed by its text;
+- ``declaration``: what the template writes for one declaration in one variant, its imports and what
+  it read to get there (``render.memo``), keyed by the declaration, variant, options and generator.
 
 Why SQLite rather than a file per entry: a run reads and writes thousands of small entries (one per
 declaration and variant); SQLite does that in a few statements, and a run's entries are written in one

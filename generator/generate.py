@@ -45,8 +45,9 @@ def plan(config: Config) -> Result:
     sources = discover(config)
     store = Cache.from_environment()
     key = fingerprint(config, sources)
+    slot = digest("plan", repr(config))  # one result kept per project and configuration, not per run
     if store is not None and key is not None:
-        cached = _cached_result(store, key)
+        cached = _cached_result(store, slot, key)
         if cached is not None:
             return cached
     try:
@@ -55,7 +56,7 @@ def plan(config: Config) -> Result:
     finally:
         gc.unfreeze()
     if store is not None and key is not None:
-        store.put("plan", key, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+        store.put("plan", slot, key.encode() + pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
     return result
 
 
@@ -151,12 +152,13 @@ def _folder(folder: Path) -> list[str | bytes]:
             for part in (path.relative_to(folder).as_posix(), path.read_bytes())]
 
 
-def _cached_result(store: Cache, key: str) -> Result | None:
-    data = store.get("plan", key)
-    if data is None:
+def _cached_result(store: Cache, slot: str, key: str) -> Result | None:
+    """The result kept in ``slot``, if the run that wrote it had the fingerprint ``key``."""
+    data = store.get("plan", slot)
+    if data is None or not data.startswith(key.encode()):
         return None
     try:
-        result = pickle.loads(data)
+        result = pickle.loads(data[len(key):])
     except Exception:  # written by another version of the classes: a miss
         return None
     return result if isinstance(result, Result) else None

@@ -327,6 +327,19 @@ def test_a_change_is_seen(project: Path, cache_dir: Path, monkeypatch: pytest.Mo
     assert cached.files != {p: (ROOT / "generated" / p).read_text() for p in cached.files}
 
 
+def test_the_cache_keeps_one_result_per_project_however_often_it_runs(project: Path, cache_dir: Path) -> None:
+    target = project / "schemas" / "openai" / "TokenLogprob.json"
+    original = target.read_text()
+    first = generate.plan(configuration.load(project))
+    for i in range(3):
+        target.write_text(original.replace('"token"', f'"token_{i}"'))
+        generate.plan(configuration.load(project))
+    with sqlite3.connect(cache_dir / caching.FILE) as db:
+        assert db.execute("SELECT COUNT(*) FROM entries WHERE namespace = 'plan'").fetchone() == (1,)
+    target.write_text(original)
+    assert generate.plan(configuration.load(project)).files == first.files  # run again, not the last one's
+
+
 def test_a_run_with_a_damaged_cache_file_writes_the_same(project: Path, cache_dir: Path) -> None:
     cache_dir.mkdir()
     (cache_dir / caching.FILE).write_bytes(os.urandom(4096))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextvars
+import functools
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -151,8 +153,24 @@ class Session:
         return "".join(parts)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _chunk_key(text: str) -> str:
-    return digest(SCHEME, black_version(), str(LINE_LENGTH), TARGET, "chunk", text)
+    """``digest(SCHEME, black's version, mode, "chunk", text)``, from a hasher fed the constant parts once."""
+    h = _chunk_keys().copy()
+    data = text.encode()
+    h.update(len(data).to_bytes(8, "big"))
+    h.update(data)
+    return h.hexdigest()
+
+
+@functools.cache
+def _chunk_keys() -> hashlib._Hash:
+    h = hashlib.sha256()
+    for part in (SCHEME, black_version(), str(LINE_LENGTH), TARGET, "chunk"):
+        data = part.encode()
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+    return h
 
 
 _DEFAULT = Session()
