@@ -17,8 +17,9 @@ Six kinds of entry (``namespace``):
 - ``valid``: a definition the meta-schema check accepted without a word (``validate``), keyed by its
   canonical text and the validator's version;
 - ``yaml``: the value of one piece of a long YAML document (``yaml_pieces``), keyed by its text;
-- ``declaration``: what the template writes for one declaration in one variant, its imports and what
-  it read to get there (``render.memo``), keyed by the declaration, variant, options and generator.
+- ``declaration``: for one module and variant, what the template wrote for each declaration, its
+  imports and what it read to get there (``render.memo``); one entry per project, input, variant and
+  options, replaced by each run.
 
 Why SQLite rather than a file per entry: a run reads and writes thousands of small entries (one per
 declaration and variant); SQLite does that in a few statements, and a run's entries are written in one

@@ -62,7 +62,7 @@ def plan(config: Config) -> Result:
 
 def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Result:
     env = render.environment(config.templates)
-    memo = Memo(store, _generator_digest()) if store is not None and not _own_templates(config) else None
+    memo = None if store is None or _own_templates(config) else Memo(store, _generator_digest(), repr(config))
     files: dict[Path, str] = {Path("__init__.py"): PACKAGE_INIT, Path("py.typed"): ""}
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []

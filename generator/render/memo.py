@@ -5,7 +5,7 @@ declarations the variant's rules read for it (a referenced alias, the members of
 of the names it uses are defined further down the module, on the enum classes it names, and on the
 variant, options and generator. While a declaration's view is built those reads are recorded; the
 cache keeps its text and imports beside them, under a key made of the declaration itself (its
-``repr``, which names every field of every node). A later run
+``repr``, which names every field of every node), all of a module's entries in one value. A later run
 takes a declaration's text when everything it read is as it was, and builds only the others.
 
 The module is then its header and imports followed by each declaration's text: the layout of the
@@ -32,16 +32,18 @@ if TYPE_CHECKING:
     from ..cache import Cache
 
 NAMESPACE = "declaration"
-SCHEME = "1"
+SCHEME = "2"
 V = TypeVar("V")
 
 
 @dataclass
 class Memo:
-    """The cache, and what keys depend on besides a declaration: the generator (``salt``)."""
+    """The cache; ``salt``: what every entry depends on besides its declaration (the generator);
+    ``scope``: whose entries these are (the project and configuration)."""
 
     store: Cache
     salt: str
+    scope: str = ""
     _digests: tuple[ir.Module, dict[str, str]] | None = field(default=None, repr=False)
 
     def digests(self, module: ir.Module) -> dict[str, str]:
@@ -52,17 +54,26 @@ class Memo:
 
     def render(self, module: ir.Module, variant: view.Variant, source: str, template: jinja2.Template,
                options: RenderOptions) -> str:
-        """The module's text as ``template`` writes it, before black."""
+        """The module's text as ``template`` writes it, before black.
+
+        The entries of one module and variant are kept together, as the last run left them (one
+        cache value, replaced by each run: it holds the module's declarations, not every version of
+        them ever rendered).
+        """
         digests = self.digests(module)
         ctx = view.context(module, variant, options)
-        keys = [_key(self.salt, variant.name, options, digests[d.name]) for d in module.declarations]
-        found = self.store.get_many(NAMESPACE, keys)
+        slot = _key(SCHEME, self.scope, source, variant.name, repr(options))
+        before = _entries(self.store.get(NAMESPACE, slot))
+        keys = [_key(SCHEME, self.salt, variant.name, repr(options), digests[d.name]) for d in module.declarations]
         texts: list[str | None] = []
         built: list[tuple[int, View, _Entry | None]] = []
+        kept: dict[str, bytes] = {}
         for d, key in zip(module.declarations, keys):
-            entry = _load(found.get(key))
-            if entry is not None and entry.holds(digests, ctx):
+            data = before.get(key)
+            entry = _load(data)
+            if entry is not None and data is not None and entry.holds(digests, ctx):
                 texts.append(entry.text)
+                kept[key] = data
             else:
                 entry, declared = _Entry.build(d, ctx, digests)
                 built.append((len(texts), declared, entry))
@@ -70,14 +81,13 @@ class Memo:
             if entry is not None:
                 ctx.imports.merge(entry.imports)
             ctx.undefined.discard(d.name)
-        new = {}
         for (i, _, entry), text in zip(built, _fragments(template, [view for _, view, _ in built])):
             texts[i] = text
             if entry is not None:
                 entry.text = text
-                new[keys[i]] = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
-        if new:
-            self.store.put_many(NAMESPACE, new)
+                kept[keys[i]] = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+        if kept.keys() != before.keys():
+            self.store.put(NAMESPACE, slot, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
         head = view.ModuleView(view.header(source), view.module_imports(ctx.imports, variant), ())
         return template.render(module=head) + "".join(texts)  # type: ignore[arg-type]
 
@@ -135,9 +145,20 @@ class _Reads(Mapping[str, V], Generic[V]):
         self.everything = False
 
     def __getitem__(self, key: str) -> V:
+        self._note(key)
+        return self.inner[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self._note(key)
+        return self.inner.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self._note(key)  # type: ignore[arg-type]
+        return key in self.inner
+
+    def _note(self, key: str) -> None:
         if key not in self.read:
             self.read[key] = self.stamp(key) if key in self.inner else None
-        return self.inner[key]
 
     def __iter__(self) -> Iterator[str]:
         self.everything = True
@@ -181,14 +202,25 @@ def _fragments(template: jinja2.Template, views: list[View]) -> list[str]:
     return pieces[:-1]
 
 
-def _key(salt: str, variant: str, options: RenderOptions, digest: str) -> str:
-    return hashlib.sha256("\0".join((SCHEME, salt, variant, repr(options), digest)).encode()).hexdigest()
+def _key(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
 def _digest(d: ir.Declaration) -> str:
     """A digest of everything ``d`` says: its ``repr`` names every field of every node (a test checks
     that no IR field is left out of it), and is 2-3 times as fast as pickling."""
     return hashlib.sha256(repr(d).encode()).hexdigest()
+
+
+def _entries(data: bytes | None) -> dict[str, bytes]:
+    """The entries a run kept for a module and variant: each one's key and pickled bytes."""
+    if data is None:
+        return {}
+    try:
+        entries = pickle.loads(data)
+    except Exception:
+        return {}
+    return entries if isinstance(entries, dict) else {}
 
 
 def _load(data: bytes | None) -> _Entry | None:
