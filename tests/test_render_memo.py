@@ -109,6 +109,10 @@ def test_what_is_unchanged_is_not_built_again(tmp_path: Path, monkeypatch: pytes
     assert [through(memo, edited, variant, options) for variant in ALL_VARIANTS] == expected
     # the dataclass variant's Item read Later (is it an alias, whose default would need it?)
     assert built == ["Item", "Later", "Later", "Later"]
+    built.clear()  # and what was built again is kept, also under the key it had
+    memo = memoising.Memo(Cache(tmp_path / "cache"), "salt")
+    assert [through(memo, edited, variant, options) for variant in ALL_VARIANTS] == expected
+    assert built == []
 
 
 def test_another_generator_builds_everything_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -128,3 +132,20 @@ def test_every_field_of_the_ir_is_in_its_repr() -> None:
     for c in classes:
         assert all(f.repr for f in dataclasses.fields(c)), c.__name__
         assert "def __repr__" not in inspect.getsource(c), c.__name__  # the dataclass's own
+
+
+def test_a_declaration_built_again_under_the_same_key_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the order changes: every key stays, but the TypedDict variant quotes what is defined later."""
+    later = {"type": "object", "properties": {"x": {"type": "string"}}}
+    item = {"type": "object", "properties": {"later": {"$ref": "#/definitions/Later"}}}
+    first = lowered({"definitions": {"Item": item, "Later": later}}, tmp_path)
+    second = lowered({"definitions": {"Later": later, "Item": item}}, tmp_path)
+    options = RenderOptions()
+    through(memoising.Memo(Cache(tmp_path / "cache"), "salt"), first, "typeddict", options)
+    assert through(memoising.Memo(Cache(tmp_path / "cache"), "salt"), second, "typeddict", options) \
+        == whole(second, "typeddict", options) != whole(first, "typeddict", options)
+    built: list[str] = []
+    original = memoising.view.declaration
+    monkeypatch.setattr(memoising.view, "declaration", lambda d, ctx: built.append(d.name) or original(d, ctx))
+    through(memoising.Memo(Cache(tmp_path / "cache"), "salt"), second, "typeddict", options)
+    assert built == []

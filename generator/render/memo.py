@@ -74,19 +74,19 @@ class Memo:
             if entry is not None and data is not None and entry.holds(digests, ctx):
                 texts.append(entry.text)
                 kept[key] = data
+                imports = entry.imports
             else:
-                entry, declared = _Entry.build(d, ctx, digests)
+                entry, declared, imports = _Entry.build(d, ctx, digests)
                 built.append((len(texts), declared, entry))
                 texts.append(None)
-            if entry is not None:
-                ctx.imports.merge(entry.imports)
+            ctx.imports.merge(imports)
             ctx.undefined.discard(d.name)
         for (i, _, entry), text in zip(built, _fragments(template, [view for _, view, _ in built])):
             texts[i] = text
             if entry is not None:
                 entry.text = text
                 kept[keys[i]] = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
-        if kept.keys() != before.keys():
+        if built or kept.keys() != before.keys():
             self.store.put(NAMESPACE, slot, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
         head = view.ModuleView(view.header(source), view.module_imports(ctx.imports, variant), ())
         return template.render(module=head) + "".join(texts)  # type: ignore[arg-type]
@@ -109,19 +109,20 @@ class _Entry:
     """How many declarations and enum classes there were, where that was asked."""
 
     @classmethod
-    def build(cls, d: ir.Declaration, ctx: view.Context, digests: Mapping[str, str]) -> tuple[_Entry | None, View]:
-        """The view of ``d`` in ``ctx``, and what it read (its text to come); no entry when it read
-        everything (then what it imports is in ``ctx`` already)."""
+    def build(cls, d: ir.Declaration, ctx: view.Context,
+              digests: Mapping[str, str]) -> tuple[_Entry | None, View, Imports]:
+        """What ``d`` reads in ``ctx`` (an entry, its text to come; none when it read everything),
+        its view, and what it imports."""
         declarations = _Reads(ctx.declarations, digests.get)
         enums = _Reads(ctx.enums, lambda name: repr(ctx.enums[name]) if name in ctx.enums else None)
         undefined = _Undefined(ctx.undefined)
         recording = view.Context(Imports(), ctx.variant, declarations, undefined, enums)  # type: ignore[arg-type]
         declared = view.declaration(d, recording)
         if declarations.everything or enums.everything:
-            ctx.imports.merge(recording.imports)
-            return None, declared
-        return cls("", recording.imports, tuple(declarations.read.items()), tuple(undefined.asked.items()),
-                   tuple(enums.read.items()), (declarations.size, enums.size)), declared
+            return None, declared, recording.imports
+        entry = cls("", recording.imports, tuple(declarations.read.items()), tuple(undefined.asked.items()),
+                    tuple(enums.read.items()), (declarations.size, enums.size))
+        return entry, declared, recording.imports
 
     def holds(self, digests: Mapping[str, str], ctx: view.Context) -> bool:
         """Whether everything this text was made from is as it was."""
