@@ -81,8 +81,8 @@ def _margin(indent: int) -> re.Pattern[str]:
 
 def _entries(text: str, start: int, end: int, indent: int) -> list[Entry]:
     """The entries of the block mapping ``text[start:end]`` (whole lines), whose keys are indented ``indent``."""
-    first = _CODE.match(text, start) if start == 0 else None  # (no newline before the first line)
-    found = [(start, first[1])] if first and len(first[1]) <= indent else []
+    head = _CODE.match(text, start) if start == 0 else None  # (no newline before the first line)
+    found = [(start, head[1])] if head and len(head[1]) <= indent else []
     found += [(m.start() + 1, m[1]) for m in _keys_at(indent).finditer(text, max(start - 1, 0), end)]
     if any(len(spaces) < indent for _, spaces in found):
         raise _Fallback  # a line less indented than the keys: not a block mapping we know
@@ -91,7 +91,7 @@ def _entries(text: str, start: int, end: int, indent: int) -> list[Entry]:
         raise _Fallback  # no key, or text before the first one
     if any(not _KEY.match(text, s + indent) for s in starts):
         raise _Fallback  # a sequence item, a flow collection, an explicit key...
-    return [_entry(text, first, stop, indent) for first, stop in zip(starts, starts[1:] + [end])]
+    return [_entry(text, begin, stop, indent) for begin, stop in zip(starts, starts[1:] + [end])]
 
 
 def _entry(text: str, start: int, end: int, indent: int) -> Entry:
