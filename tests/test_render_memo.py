@@ -8,19 +8,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import dataclasses
 import inspect
+import os
+import tempfile
 
 from generator import ir, render
 from generator.cache import Cache
 from generator.config import ALL_VARIANTS
-from generator.errors import Reporter
+from generator.errors import Reporter, SchemaError
 from generator.inputs import Input, to_ir
 from generator.render import memo as memoising
 from generator.render.options import RenderOptions
 from generator.render.view import build
 
+from fuzz_strategies import Case, documents, mutations
 from golden import ROOT, cases
 
 ENV = render.environment()
@@ -149,3 +154,41 @@ def test_a_declaration_built_again_under_the_same_key_is_kept(tmp_path: Path, mo
     monkeypatch.setattr(memoising.view, "declaration", lambda d, ctx: built.append(d.name) or original(d, ctx))
     through(memoising.Memo(Cache(tmp_path / "cache"), "salt"), second, "typeddict", options)
     assert built == []
+
+
+def _lowered_case(case: Case, folder: Path) -> Any:
+    folder.mkdir(parents=True)
+    if case.folder:
+        target = folder / "components"
+        target.mkdir()
+        for name, value in case.files.items():
+            (target / name).write_text(json.dumps(value))
+    else:
+        [(name, value)] = case.files.items()
+        target = folder / name
+        target.write_text(json.dumps(value))
+    try:
+        return to_ir(Input("fuzz", target, target.name), folder, Reporter())
+    except SchemaError:
+        return None
+
+
+@settings(max_examples=int(os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES", "40")), deadline=None, derandomize=True,
+          database=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.one_of(mutations(), documents()), min_size=2, max_size=4))
+def test_random_inputs_and_edits_through_one_cache_render_as_whole(inputs: list[Case]) -> None:
+    """Edited seeds and random documents one after the other through one cache: the same
+    declarations meet other neighbours, orders and enum classes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        memo = memoising.Memo(Cache(Path(tmp) / "cache"), "salt")
+        for i, case in enumerate(inputs):
+            module = _lowered_case(case, Path(tmp) / str(i))
+            if module is None:
+                continue
+            for variant in ALL_VARIANTS:
+                for options in (RenderOptions(), RenderOptions(enums="class")):
+                    try:
+                        expected = whole(module, variant, options)
+                    except SchemaError:
+                        continue
+                    assert through(memo, module, variant, options) == expected, (variant, options)
