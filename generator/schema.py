@@ -47,6 +47,9 @@ class SchemaSet:
     """By key, in document order; the root document (if it is a type itself) comes first."""
 
 
+_LISTS = frozenset(SCHEMA_LIST) | {"items"}
+
+
 def wrap(node: Any, loc: Location) -> Any:
     """Turn every subschema of ``node`` into a ``Schema`` that knows its location."""
     if isinstance(node, bool):
@@ -55,12 +58,13 @@ def wrap(node: Any, loc: Location) -> Any:
         return node
     out: dict[str, Any] = {}
     for key, value in node.items():
-        here = loc.child(key)
         if key in ONE_SCHEMA and isinstance(value, (dict, bool)):
-            out[key] = wrap(value, here)
-        elif key in SCHEMA_LIST + ("items",) and isinstance(value, list):
+            out[key] = wrap(value, loc.child(key))
+        elif key in _LISTS and isinstance(value, list):
+            here = loc.child(key)
             out[key] = [wrap(v, here.child(i)) for i, v in enumerate(value)]
         elif key in SCHEMA_MAP and isinstance(value, dict):
+            here = loc.child(key)
             out[key] = {k: wrap(v, here.child(k)) for k, v in value.items()}
         else:
             out[key] = value

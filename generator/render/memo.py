@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 NAMESPACE = "declaration"
 SCHEME = "2"
+BUCKETS = 16
 V = TypeVar("V")
 
 
@@ -56,14 +57,16 @@ class Memo:
                options: RenderOptions) -> str:
         """The module's text as ``template`` writes it, before black.
 
-        The entries of one module and variant are kept together, as the last run left them (one
-        cache value, replaced by each run: it holds the module's declarations, not every version of
-        them ever rendered).
+        The entries of one module and variant are kept as the last run left them, in ``BUCKETS``
+        cache values by the first digit of their key (each replaced when one of its entries changed:
+        they hold the module's declarations, not every version of them ever rendered, and an edit
+        writes a bucket or two, not the whole module's).
         """
         digests = self.digests(module)
         ctx = view.context(module, variant, options)
-        slot = _key(SCHEME, self.scope, source, variant.name, repr(options))
-        before = _entries(self.store.get(NAMESPACE, slot))
+        slots = [_key(SCHEME, self.scope, source, variant.name, repr(options), str(b)) for b in range(BUCKETS)]
+        found = self.store.get_many(NAMESPACE, slots)
+        before = {key: data for slot in slots for key, data in _entries(found.get(slot)).items()}
         keys = [_key(SCHEME, self.salt, variant.name, repr(options), digests[d.name]) for d in module.declarations]
         texts: list[str | None] = []
         built: list[tuple[int, View, _Entry | None]] = []
@@ -86,8 +89,10 @@ class Memo:
             if entry is not None:
                 entry.text = text
                 kept[keys[i]] = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
-        if built or kept.keys() != before.keys():
-            self.store.put(NAMESPACE, slot, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+        changed = {_bucket(key) for key in before.keys() ^ kept.keys()} | {_bucket(keys[i]) for i, _, _ in built}
+        self.store.put_many(NAMESPACE, {
+            slots[b]: pickle.dumps({k: v for k, v in kept.items() if _bucket(k) == b}, protocol=pickle.HIGHEST_PROTOCOL)
+            for b in sorted(changed)})
         head = view.ModuleView(view.header(source), view.module_imports(ctx.imports, variant), ())
         return template.render(module=head) + "".join(texts)  # type: ignore[arg-type]
 
@@ -201,6 +206,10 @@ def _fragments(template: jinja2.Template, views: list[View]) -> list[str]:
     if len(pieces) != len(views) + 1 or pieces[-1]:
         raise ValueError("the module template does not write one declaration after another")
     return pieces[:-1]
+
+
+def _bucket(key: str) -> int:
+    return int(key[0], 16) % BUCKETS
 
 
 def _key(*parts: str) -> str:
