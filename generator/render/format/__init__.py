@@ -4,7 +4,8 @@ The result is always what ``black.format_str(text, mode=MODE)`` gives, byte for 
 the cost of generation, so it is asked as little as possible:
 
 1. ``split`` cuts a module at its top-level statements into chunks: the header (comments, imports) and
-   each declaration with the string literals under it.
+   each declaration with the string literals under it (``known.cut`` does it lexing only the chunks
+   not met before).
 2. ``plan_chunk`` reads a chunk's syntax tree and prints each statement back the way black prints it.
    What comes out equal to the text is left as it is (most declarations: the view model and templates
    already write black's layout). A code statement that does not (a line too long) is formatted by
@@ -23,8 +24,9 @@ tests/test_performance_contract.py checks the result against whole-file black.
 given one.
 
 The package, by job: ``black_mode`` (the pinned black's mode and version), ``whole`` (black on a whole
-module), ``chunks`` (splitting and joining), ``stable`` (the planner), ``batch`` (black on statements
-and chunks), ``session`` (``Session``, ``Stats``, the caches).
+module), ``chunks`` (splitting and joining), ``known`` (cutting along chunks met before, lexing only
+what is new), ``stable`` (the planner), ``batch`` (black on statements and chunks), ``session``
+(``Session``, ``Stats``, the caches).
 """
 
 from __future__ import annotations
