@@ -52,6 +52,30 @@ class Case:
             return json.dumps(next(iter(self.files.values())), ensure_ascii=False)
         return json.dumps(self.files, ensure_ascii=False)
 
+    @property
+    def input_name(self) -> str:
+        """The file, or the folder ``components``, the input is written as."""
+        return "components" if self.folder else next(iter(self.files))
+
+    def lowered(self, folder: Path) -> Any:
+        """Write the input under ``folder`` (made here) and lower it: its IR, or ``None`` for a clean error."""
+        from generator.errors import Reporter, SchemaError
+        from generator.inputs import Input, to_ir
+
+        folder.mkdir(parents=True)
+        target = folder / self.input_name
+        if self.folder:
+            target.mkdir()
+            for name, value in self.files.items():
+                (target / name).write_text(json.dumps(value))
+        else:
+            [(_, value)] = self.files.items()
+            target.write_text(json.dumps(value))
+        try:
+            return to_ir(Input("fuzz", target, target.name), folder, Reporter())
+        except SchemaError:
+            return None
+
     def __repr__(self) -> str:
         return f"<{self.label}{' folder' if self.folder else ''}: {self.describe()}>"
 

@@ -16,7 +16,6 @@ package and runs mypy once at the end (on a sample of at most ``MYPY_SAMPLE`` ex
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import tempfile
 from collections.abc import Iterator
@@ -32,8 +31,7 @@ from conftest import bench_module
 from fuzz_strategies import Case, documents, mutations
 from generator import render
 from generator.config import ALL_VARIANTS
-from generator.errors import Reporter, SchemaError
-from generator.inputs import Input, to_ir
+from generator.errors import SchemaError
 
 
 corpus = bench_module("corpus")
@@ -114,25 +112,14 @@ def generate(case: Case, folder: Path) -> dict[str, str] | None:
     Raises (so hypothesis shrinks the input) when a variant crashes, does not compile or import, or
     has a type msgspec cannot decode.
     """
-    folder.mkdir(parents=True)
-    if case.folder:
-        target = folder / "components"
-        target.mkdir()
-        for name, value in case.files.items():
-            (target / name).write_text(json.dumps(value))
-    else:
-        [(name, value)] = case.files.items()
-        target = folder / name
-        target.write_text(json.dumps(value))
-    try:
-        module = to_ir(Input("fuzz", target, target.name), folder, Reporter())
-    except SchemaError:
+    module = case.lowered(folder)
+    if module is None:
         return None
     sources: dict[str, str] = {}
     environment = render.environment()
     for variant in ALL_VARIANTS:
         try:
-            source = render.render(module, variant, target.name, environment)
+            source = render.render(module, variant, case.input_name, environment)
         except SchemaError:
             return None
         namespace = corpus.exec_module(source, f"fuzz {variant}")

@@ -3,18 +3,17 @@ rendering a module whole writes, whatever the cache holds from other modules and
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import json
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import dataclasses
-import inspect
-import os
-import tempfile
 
 from generator import ir, render
 from generator.cache import Cache
@@ -156,23 +155,6 @@ def test_a_declaration_built_again_under_the_same_key_is_kept(tmp_path: Path, mo
     assert built == []
 
 
-def _lowered_case(case: Case, folder: Path) -> Any:
-    folder.mkdir(parents=True)
-    if case.folder:
-        target = folder / "components"
-        target.mkdir()
-        for name, value in case.files.items():
-            (target / name).write_text(json.dumps(value))
-    else:
-        [(name, value)] = case.files.items()
-        target = folder / name
-        target.write_text(json.dumps(value))
-    try:
-        return to_ir(Input("fuzz", target, target.name), folder, Reporter())
-    except SchemaError:
-        return None
-
-
 @settings(max_examples=int(os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES", "40")), deadline=None, derandomize=True,
           database=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(st.one_of(mutations(), documents()), min_size=2, max_size=4))
@@ -182,7 +164,7 @@ def test_random_inputs_and_edits_through_one_cache_render_as_whole(inputs: list[
     with tempfile.TemporaryDirectory() as tmp:
         memo = memoising.Memo(Cache(Path(tmp) / "cache"), "salt")
         for i, case in enumerate(inputs):
-            module = _lowered_case(case, Path(tmp) / str(i))
+            module = case.lowered(Path(tmp) / str(i))
             if module is None:
                 continue
             for variant in ALL_VARIANTS:
