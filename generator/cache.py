@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,12 +57,27 @@ def location() -> Path | None:
 
 def digest(*parts: bytes | str) -> str:
     """A key: SHA-256 of the parts, each length-prefixed so that no two lists of parts collide."""
-    h = hashlib.sha256()
-    for part in parts:
-        data = part.encode() if isinstance(part, str) else part
-        h.update(len(data).to_bytes(8, "big"))
-        h.update(data)
-    return h.hexdigest()
+    return digests(*parts[:-1])(parts[-1]) if parts else hashlib.sha256().hexdigest()
+
+
+def digests(*prefix: bytes | str) -> Callable[[bytes | str], str]:
+    """``lambda last: digest(*prefix, last)``, with the prefix hashed once (many keys, one prefix)."""
+    base = hashlib.sha256()
+    for part in prefix:
+        _feed(base, part)
+
+    def key(last: bytes | str) -> str:
+        h = base.copy()
+        _feed(h, last)
+        return h.hexdigest()
+
+    return key
+
+
+def _feed(h: hashlib._Hash, part: bytes | str) -> None:
+    data = part.encode() if isinstance(part, str) else part
+    h.update(len(data).to_bytes(8, "big"))
+    h.update(data)
 
 
 class Cache:

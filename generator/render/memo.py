@@ -15,13 +15,14 @@ a module out any other way, so with one ``render`` renders whole (``generate`` d
 
 from __future__ import annotations
 
-import hashlib
 import pickle
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .. import ir
+from ..cache import digest
+from ..cache import digests as prefixed
 from . import view
 from .imports import Imports
 from .options import RenderOptions
@@ -64,10 +65,12 @@ class Memo:
         """
         digests = self.digests(module)
         ctx = view.context(module, variant, options)
-        slots = [_key(SCHEME, self.scope, source, variant.name, repr(options), str(b)) for b in range(BUCKETS)]
+        slot_key = prefixed(NAMESPACE, SCHEME, self.scope, source, variant.name, repr(options))
+        slots = [slot_key(str(b)) for b in range(BUCKETS)]
         found = self.store.get_many(NAMESPACE, slots)
         before = {key: data for slot in slots for key, data in _entries(found.get(slot)).items()}
-        keys = [_key(SCHEME, self.salt, variant.name, repr(options), digests[d.name]) for d in module.declarations]
+        entry_key = prefixed(NAMESPACE, SCHEME, self.salt, variant.name, repr(options))
+        keys = [entry_key(digests[d.name]) for d in module.declarations]
         texts: list[str | None] = []
         built: list[tuple[int, View, _Entry | None]] = []
         kept: dict[str, bytes] = {}
@@ -212,14 +215,10 @@ def _bucket(key: str) -> int:
     return int(key[0], 16) % BUCKETS
 
 
-def _key(*parts: str) -> str:
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
-
-
 def _digest(d: ir.Declaration) -> str:
     """A digest of everything ``d`` says: its ``repr`` names every field of every node (a test checks
     that no IR field is left out of it), and is 2-3 times as fast as pickling."""
-    return hashlib.sha256(repr(d).encode()).hexdigest()
+    return digest(repr(d))
 
 
 def _entries(data: bytes | None) -> dict[str, bytes]:

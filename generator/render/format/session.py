@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import contextvars
 import functools
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ...cache import digest
+from ...cache import digest, digests
 from .batch import BATCH, _format_chunk, format_statements
 from .black_mode import LINE_LENGTH, SCHEME, TARGET, black_version
 from .chunks import join, split
@@ -155,22 +154,13 @@ class Session:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _chunk_key(text: str) -> str:
-    """``digest(SCHEME, black's version, mode, "chunk", text)``, from a hasher fed the constant parts once."""
-    h = _chunk_keys().copy()
-    data = text.encode()
-    h.update(len(data).to_bytes(8, "big"))
-    h.update(data)
-    return h.hexdigest()
+    """``digest(SCHEME, black's version, mode, "chunk", text)`` (remembered: a run asks up to three times)."""
+    return _chunk_keys()(text)
 
 
 @functools.cache
-def _chunk_keys() -> hashlib._Hash:
-    h = hashlib.sha256()
-    for part in (SCHEME, black_version(), str(LINE_LENGTH), TARGET, "chunk"):
-        data = part.encode()
-        h.update(len(data).to_bytes(8, "big"))
-        h.update(data)
-    return h
+def _chunk_keys() -> Callable[[bytes | str], str]:
+    return digests(SCHEME, black_version(), str(LINE_LENGTH), TARGET, "chunk")
 
 
 _DEFAULT = Session()
