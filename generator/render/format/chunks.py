@@ -53,6 +53,12 @@ _FOLLOWS: dict[str, tuple[str, ...]] = {
 """Which line may come after which inside a chunk (``none``: the start of the module)."""
 
 
+def special(text: str) -> bool:
+    """Whether ``text`` holds something black treats specially (``# fmt: off``, a line ending other
+    than a newline...): such a module is formatted whole."""
+    return any(s in text for s in _UNKNOWN_TEXT)
+
+
 def logical_lines(text: str) -> list[tuple[int, int]] | None:
     """(start, end) of each logical line, end after its newline; ``None`` when ``text`` does not lex."""
     lines = []
@@ -80,7 +86,7 @@ def split(text: str, *, body: bool = False, more: bool = False) -> list[Chunk] |
     ``body``: ``text`` is a stretch of a module after its header, from the start of a declaration;
     ``more``: declarations follow ``text`` (a header alone is then a whole chunk).
     """
-    if any(s in text for s in _UNKNOWN_TEXT):
+    if special(text):
         return None
     lines = logical_lines(text)
     if not lines:
@@ -91,7 +97,7 @@ def split(text: str, *, body: bool = False, more: bool = False) -> list[Chunk] |
     blanks = end = 0
     started = not body  # a chunk is open (in a body, from its first declaration on)
     for start, stop in lines:
-        kind = _kind(text, start)
+        kind = statement_kind(text, start)
         if kind == "blank":
             blanks += 1
             continue
@@ -114,7 +120,9 @@ def split(text: str, *, body: bool = False, more: bool = False) -> list[Chunk] |
     return chunks
 
 
-def _kind(text: str, start: int) -> str:
+def statement_kind(text: str, start: int) -> str:
+    """What the logical line at ``start`` is: blank, indented, comment, import, decorator, class, assign,
+    string, or unknown."""
     first = text[start]
     if first == "\n":
         return "blank"

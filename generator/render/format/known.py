@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .chunks import _UNKNOWN_TEXT, Chunk, Kind, _kind, split
+from .chunks import Chunk, Kind, special, split, statement_kind
 
 _CANDIDATE = re.compile(r"\n(\n+)(?=[^ \t\n#])")
 """A line at the margin after blank lines, found by the newline before the blank lines."""
@@ -30,7 +30,7 @@ def pieces(text: str) -> list[tuple[int, int, int]]:
     starts = [(0, 0)]
     for m in _CANDIDATE.finditer(text):
         position = m.end()
-        if _kind(text, position) in ("decorator", "class", "assign"):
+        if statement_kind(text, position) in ("decorator", "class", "assign"):
             starts.append((position, len(m[1])))
     found = []
     for (start, blanks), (following, after) in zip(starts, starts[1:] + [(len(text) + 1, 1)]):
@@ -41,7 +41,7 @@ def pieces(text: str) -> list[tuple[int, int, int]]:
 def cut(text: str, found: list[tuple[int, int, int]], known: Mapping[str, Kinds]) -> list[Chunk] | None:
     """``split(text)``, taking the pieces in ``known`` as they are; ``None`` when a stretch between them
     does not lex as declarations (then ``split`` on the whole text decides)."""
-    if any(s in text for s in _UNKNOWN_TEXT) or not found:
+    if special(text) or not found:
         return None
     chunks: list[Chunk] = []
     stretch: int | None = None  # where the text not yet cut begins
