@@ -27,6 +27,12 @@ transaction: atomic, a reader sees all of them or none. Every value is stored be
 checked when read. A value that does not match, a file that is not a database, a database another run
 holds locked for too long: that entry, or the whole cache, is ignored, and generation goes on without it.
 Nothing is ever evicted one by one; a file grown past ``LIMIT`` bytes is dropped and started again.
+
+A resident server (``serve``) calls ``keep_in_memory``: from then on the process has one ``Cache`` per
+folder, which keeps every entry it reads or writes in memory too (up to ``MEMORY_LIMIT`` bytes) and
+reads SQLite only for what it has not seen. That is exact because no entry can go stale: a key is a
+digest of everything its value depends on, or (``plan``, ``declaration``) the value carries what
+it was made from and is checked against it when read.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ if TYPE_CHECKING:
 ENV = "SCHEMAGEN_CACHE_DIR"
 FILE = "cache.sqlite3"
 LIMIT = 512 * 1024 * 1024
+MEMORY_LIMIT = 1024 * 1024 * 1024
 _BATCH = 500  # host parameters per query, well under SQLite's limit
 
 
@@ -80,25 +87,58 @@ def _feed(h: hashlib._Hash, part: bytes | str) -> None:
     h.update(data)
 
 
+_resident: dict[Path, Cache] | None = None
+"""The caches of a resident process, by folder (``keep_in_memory``); ``None`` in a one-off run."""
+
+
+def keep_in_memory() -> None:
+    """From now on, ``Cache.from_environment`` gives one ``Cache`` per folder, which keeps its entries
+    in memory as well (for a process that runs many times: ``serve``)."""
+    global _resident
+    if _resident is None:
+        _resident = {}
+
+
 class Cache:
     """Entries ``namespace, key → bytes``; every failure reads as a miss and writes as a no-op."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, memory: bool = False) -> None:
         self.folder = folder
         self._db: sqlite3.Connection | None = None
         self._broken = False
+        self._memory: dict[tuple[str, str], bytes] | None = {} if memory else None
+        self._memory_size = 0
 
     @classmethod
     def from_environment(cls) -> Cache | None:
         folder = location()
-        return cls(folder) if folder is not None else None
+        if folder is None:
+            return None
+        if _resident is None:
+            return cls(folder)
+        if folder not in _resident:
+            _resident[folder] = cls(folder, memory=True)
+        store = _resident[folder]
+        store._broken = False  # a database locked in an earlier run may be free now
+        return store
 
     def get_many(self, namespace: str, keys: Iterable[str]) -> dict[str, bytes]:
         """The entries found intact, by key."""
+        wanted = list(dict.fromkeys(keys))
+        if self._memory is None:
+            return self._read(namespace, wanted)
+        memory = self._memory
+        found = {k: memory[namespace, k] for k in wanted if (namespace, k) in memory}
+        if len(found) < len(wanted):
+            read = self._read(namespace, [k for k in wanted if k not in found])
+            self._remember(namespace, read)
+            found.update(read)
+        return found
+
+    def _read(self, namespace: str, wanted: list[str]) -> dict[str, bytes]:
         import sqlite3
 
         found: dict[str, bytes] = {}
-        wanted = list(dict.fromkeys(keys))
         db = self._connect()
         if db is None:
             return found
@@ -118,6 +158,7 @@ class Cache:
 
     def put_many(self, namespace: str, entries: Mapping[str, bytes]) -> None:
         """Stores ``entries`` in one transaction (all or none)."""
+        self._remember(namespace, entries)
         db = self._connect()
         if db is None or not entries:
             return
@@ -133,6 +174,19 @@ class Cache:
 
     def put(self, namespace: str, key: str, value: bytes) -> None:
         self.put_many(namespace, {key: value})
+
+    def _remember(self, namespace: str, entries: Mapping[str, bytes]) -> None:
+        """Keep ``entries`` in memory (a resident cache); all is forgotten past ``MEMORY_LIMIT``."""
+        memory = self._memory
+        if memory is None:
+            return
+        for key, value in entries.items():
+            old = memory.get((namespace, key))
+            self._memory_size += len(value) - (len(old) if old is not None else 0)
+            memory[namespace, key] = value
+        if self._memory_size > MEMORY_LIMIT:
+            memory.clear()
+            self._memory_size = 0
 
     def close(self) -> None:
         if self._db is not None:
