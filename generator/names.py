@@ -6,6 +6,7 @@ import builtins
 import keyword
 import re
 import unicodedata
+from functools import lru_cache
 from collections.abc import Container
 
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W_]+")
@@ -41,15 +42,7 @@ def identifier(text: str, *, style: str, reserved: Container[str] = RESERVED) ->
     A valid ASCII identifier is kept as it is; anything else is rebuilt from its words in
     ``style`` (``"pascal"`` for classes, ``"snake"`` for fields).
     """
-    fallback = "Model" if style == "pascal" else "field"
-    if not words(text):
-        name = fallback  # `_`, `__`, `-`: no word to build a name from (and `_` is a soft keyword)
-    elif text.isidentifier() and text.isascii():
-        name = text
-    else:
-        name = (pascal if style == "pascal" else snake)(text) or fallback
-        if name[0].isdigit():
-            name = fallback + ("" if style == "pascal" else "_") + name
+    name = _identifier(text, style)
     if style == "pascal" and name in reserved and pascal(name) not in reserved:
         name = pascal(name)  # a schema's `list` is class `List`
     if name in reserved or keyword.iskeyword(name) or name.startswith("__"):
@@ -57,13 +50,31 @@ def identifier(text: str, *, style: str, reserved: Container[str] = RESERVED) ->
     return name
 
 
+@lru_cache(maxsize=1 << 16)
+def _identifier(text: str, style: str) -> str:
+    """``identifier`` before ``reserved`` is looked at (the words of a text: found once per process)."""
+    fallback = "Model" if style == "pascal" else "field"
+    if not words(text):
+        return fallback  # `_`, `__`, `-`: no word to build a name from (and `_` is a soft keyword)
+    if text.isidentifier() and text.isascii():
+        return text
+    name = (pascal if style == "pascal" else snake)(text) or fallback
+    return fallback + ("" if style == "pascal" else "_") + name if name[0].isdigit() else name
+
+
 def unique(name: str, taken: set[str]) -> str:
     """``name``, or ``name_2``, ``name_3``… : the first not in ``taken`` (which it joins)."""
+    candidate = free(name, taken)
+    taken.add(candidate)
+    return candidate
+
+
+def free(name: str, taken: Container[str]) -> str:
+    """What ``unique`` would give, without taking it."""
     candidate, n = name, 1
     while candidate in taken:
         n += 1
         candidate = f"{name}_{n}" if not name.endswith("_") else f"{name}{n}"
-    taken.add(candidate)
     return candidate
 
 #: Names that generated modules import or use in class bodies; a schema name must not shadow them.
