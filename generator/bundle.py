@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import resident
 from .dialects import normalise
 from .dialects.jsonschema import refs_of
 from .errors import Reporter
@@ -57,7 +58,8 @@ def bundle(schemas: SchemaSet, home: str, library: Library, reporter: Reporter) 
     """``schemas`` (read from ``home``) with every definition it needs from files of ``library``."""
     definitions = dict(schemas.definitions)
     documents: dict[str, _Document] = {}
-    pending = [ref for d in definitions.values() for ref in refs_of(d.schema)]
+    pending = [ref for d in definitions.values()
+               for ref in resident.derived("refs", d.schema, (), lambda: refs_of(d.schema))]
     while pending:
         ref = pending.pop()
         file, _, fragment = ref.partition("#")

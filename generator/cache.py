@@ -99,6 +99,12 @@ def keep_in_memory() -> None:
         _resident = {}
 
 
+def flush() -> None:
+    """Write what the resident caches hold that their files do not yet (``Cache.flush``)."""
+    for store in (_resident or {}).values():
+        store.flush()
+
+
 class Cache:
     """Entries ``namespace, key → bytes``; every failure reads as a miss and writes as a no-op."""
 
@@ -108,6 +114,7 @@ class Cache:
         self._broken = False
         self._memory: dict[tuple[str, str], bytes] | None = {} if memory else None
         self._memory_size = 0
+        self._pending: list[tuple[str, dict[str, bytes]]] = []
 
     @classmethod
     def from_environment(cls) -> Cache | None:
@@ -157,8 +164,21 @@ class Cache:
         return self.get_many(namespace, [key]).get(key)
 
     def put_many(self, namespace: str, entries: Mapping[str, bytes]) -> None:
-        """Stores ``entries`` in one transaction (all or none)."""
-        self._remember(namespace, entries)
+        """Stores ``entries`` in one transaction (all or none). A resident cache keeps them in memory
+        at once, and writes them to the file when asked to (``flush``: after the run has answered)."""
+        if self._memory is not None:
+            self._remember(namespace, entries)
+            self._pending.append((namespace, dict(entries)))
+            return
+        self._write(namespace, entries)
+
+    def flush(self) -> None:
+        """Write what a resident cache was given since the last ``flush``."""
+        pending, self._pending = self._pending, []
+        for namespace, entries in pending:
+            self._write(namespace, entries)
+
+    def _write(self, namespace: str, entries: Mapping[str, bytes]) -> None:
         db = self._connect()
         if db is None or not entries:
             return
@@ -205,7 +225,8 @@ class Cache:
                 self.folder.mkdir(parents=True, exist_ok=True)
                 if attempt == 0 and path.exists() and path.stat().st_size > LIMIT:
                     _remove(path)
-                db = sqlite3.connect(path, timeout=10)
+                # a server runs each run in a thread of its own, one at a time
+                db = sqlite3.connect(path, timeout=10, check_same_thread=False)
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=NORMAL")
                 db.execute("CREATE TABLE IF NOT EXISTS entries (namespace TEXT NOT NULL, key TEXT NOT NULL, "

@@ -17,6 +17,7 @@ from .errors import Location, Reporter, SchemaError
 from .merge import Conflict, fold
 from .names import pascal, unique
 from .passes.walk import map_declaration_types, map_refs
+from .replay import Log, Replay
 from .schema import Schema, SchemaSet
 
 #: Keywords beside a ``$ref`` that only describe it: the reference is the referenced type itself.
@@ -65,11 +66,21 @@ class _Lowering:
         #: Folded schemas whose type is being made, each with the name it gets when met again.
         self.open: list[list[Any]] = []
         self.depth = 0
+        #: What lowering the current definition reads, in a resident process (``replay``).
+        self.log: Log | None = None
 
     def run(self) -> ir.Module:
+        replay = Replay.start(self)
         for key, definition in self.definitions.items():
-            self.declare(self.names[key], definition.schema, inline=False, null_at_refs=self.nullable(key))
-        return ir.Module(tuple(d for d in self.declarations if d is not None), self.names.get("#"))
+            if replay is None:
+                self.unit(key)
+            else:
+                replay.unit(key, definition, self.unit)
+        return ir.Module(tuple(d for d in self.declarations if d is not None), dict.get(self.names, "#"))
+
+    def unit(self, key: str) -> None:
+        """Lower one definition of the set (and what it declares inline)."""
+        self.declare(self.names[key], self.definitions[key].schema, inline=False, null_at_refs=self.nullable(key))
 
     # Declarations -------------------------------------------------------------------------
 
@@ -128,8 +139,15 @@ class _Lowering:
         closed = schema.get("additionalProperties") == NEVER and "patternProperties" not in schema
         return ir.Model(name, tuple(fields), doc, closed=closed, inline=inline, origin=origin)
 
-    def inline(self, hint: str, schema: Schema) -> ir.Ref:
+    def take(self, hint: str) -> str:
+        """A class name for ``hint``, unique in the module."""
         name = unique(hint, self.taken)
+        if self.log is not None:
+            self.log.taken.append((hint, name))
+        return name
+
+    def inline(self, hint: str, schema: Schema) -> ir.Ref:
+        name = self.take(hint)
         self.declare(name, schema, inline=True)
         return ir.Ref(name)
 
@@ -170,7 +188,7 @@ class _Lowering:
         """
         again = next((entry for entry in self.open if entry[0] is schema or entry[0] == schema), None)
         if again is not None:
-            again[1] = again[1] or unique(hint, self.taken)
+            again[1] = again[1] or self.take(hint)
             return ir.Ref(again[1])
         entry: list[Any] = [schema, None]
         self.open.append(entry)
@@ -233,8 +251,14 @@ class _Lowering:
 
     def expand(self, schema: Schema) -> Schema:
         """Fold ``allOf`` (and a ``$ref`` with constraining siblings) into one schema (once per schema)."""
-        if id(schema) not in self.expanded:
-            self.expanded[id(schema)] = (schema, self._expand(schema))
+        found = self.expanded.get(id(schema))
+        if found is None:
+            found = (schema, self._expand(schema))
+            self.expanded[id(schema)] = found
+            if self.log is not None:
+                self.log.created.append(found)
+        elif self.log is not None:
+            self.log.hits.append(found)
         return self.expanded[id(schema)][1]
 
     def _expand(self, schema: Schema) -> Schema:
@@ -324,6 +348,8 @@ class _Lowering:
     def ref(self, schema: Schema) -> ir.Type:
         target = schema["$ref"]
         if isinstance(target, str) and target not in self.definitions and _is_file_ref(target) and self.external:
+            if self.log is not None:
+                self.log.external = True  # the other input may change: lowered again in every run
             try:
                 return self.external(target, schema.loc.child("$ref"))
             except SchemaError as exc:

@@ -23,9 +23,11 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
-from . import cache, client
+from . import cache, client, resident
 
 IDLE = 3600.0
+CHORES_AFTER = 1.0
+"""Seconds without a run after which the last run's chores are done (``_chores``)."""
 START_TIMEOUT = 120.0
 
 
@@ -57,19 +59,26 @@ def _serve(path: Path, idle: float) -> int:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
             listener.bind(str(path))
             listener.listen(16)
-            listener.settimeout(idle)
             try:
                 generator = _warm_up()
                 print(f"schemagen: serving on {path}; it stops after {idle:g} s without a run "
                       "(or on `schemagen serve --stop`)", file=sys.stderr, flush=True)
+                chores = False  # after a run: the cache's file to write, garbage to collect
                 while True:
+                    listener.settimeout(CHORES_AFTER if chores else idle)
                     try:
                         conn, _ = listener.accept()
                     except TimeoutError:
-                        break
+                        if not chores:
+                            break
+                        _chores()
+                        chores = False
+                        continue
                     with conn:
                         if not _answer(conn, generator):
                             break
+                        chores = True
+                _chores()
             finally:
                 path.unlink(missing_ok=True)
     return 0
@@ -83,6 +92,7 @@ def _warm_up() -> str:
     from . import generate, render, validate
 
     cache.keep_in_memory()
+    resident.enable()
     validate.validator()
     render.environment(None)
     return generate._generator_digest()
@@ -113,7 +123,15 @@ def _answer(conn: socket.socket, generator: str) -> bool:
         return True
     code, output = _run(argv, cwd)
     _send(conn, {"code": code, "output": output})
+    resident.next_run()
     return True
+
+
+def _chores() -> None:
+    """What a run leaves to do once it has answered and no other run is waiting: write the cache's
+    file (its entries are in memory meanwhile), collect garbage."""
+    cache.flush()
+    gc.collect()
 
 
 def _run(argv: list[str], cwd: str) -> tuple[int, list[tuple[int, str]]]:
@@ -131,7 +149,6 @@ def _run(argv: list[str], cwd: str) -> tuple[int, list[tuple[int, str]]]:
         code = 1
     finally:
         os.chdir(here)
-        gc.collect()
     return code, output
 
 

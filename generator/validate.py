@@ -14,6 +14,7 @@ import json
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from . import resident
 from .cache import Cache, digest
 from .errors import Location, Reporter
 from .schema import Schema, SchemaSet
@@ -36,12 +37,15 @@ def check(schemas: SchemaSet, reporter: Reporter, cache: Cache | None = None) ->
     """Report every problem; with a ``cache``, a definition found valid before is not checked again
     (the key is its canonical text and the validator's version: a regeneration after a small edit
     checks what changed)."""
-    definitions = list(schemas.definitions.values())
+    kept = resident.table(NAMESPACE)  # a resident process: schema objects found valid in the last run
+    definitions = [d for d in schemas.definitions.values() if not (kept and kept.get(id(d.schema)) is d.schema)]
     keys = [_key(d.schema) for d in definitions] if cache is not None else []
     known = cache.get_many(NAMESPACE, keys) if cache is not None else {}
     found_valid: dict[str, bytes] = {}
     for i, definition in enumerate(definitions):
         if keys and keys[i] in known:
+            if kept is not None:
+                kept.put(id(definition.schema), definition.schema)
             continue
         problems = 0
         for error in validator().iter_errors(definition.schema):
@@ -57,6 +61,8 @@ def check(schemas: SchemaSet, reporter: Reporter, cache: Cache | None = None) ->
                 reporter.error(where, f"not a valid schema: {_message(error)}", TYPE_HINT if keyword == "type" else None)
         if keys and not problems:
             found_valid[keys[i]] = b""
+        if kept is not None and not problems:
+            kept.put(id(definition.schema), definition.schema)
     if cache is not None and found_valid:
         cache.put_many(NAMESPACE, found_valid)
 

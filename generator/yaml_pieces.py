@@ -24,13 +24,14 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from .cache import digest
+from . import resident
+from .cache import digests
 
 if TYPE_CHECKING:
     from .cache import Cache
 
 NAMESPACE = "yaml"
-SCHEME = "1"
+SCHEME = "2"
 """Bump it when what a cached piece means changes (the loader's settings, say)."""
 SPLIT = 16 * 1024
 """An entry of fewer characters is parsed as one piece, not cut into its own entries (a component of
@@ -117,10 +118,15 @@ class _Reader:
         self.new: dict[str, bytes] = {}
 
     def document(self, tree: list[Entry], text: str) -> dict[Any, Any]:
-        texts: list[str] = []
+        texts: list[tuple[str, int]] = []
         _texts(tree, text, texts)
-        keys = [digest(SCHEME, self.version, piece) for piece in texts]
-        self.found = self.cache.get_many(NAMESPACE, keys)
+        key = digests(SCHEME, self.version)  # of a piece's text as it stands and its indentation
+        keys = [key(f"{indent} {piece}") for piece, indent in texts]
+        self.kept = resident.table(NAMESPACE)  # a resident process: the values of the last run, as they are
+        self.values = {key: value for key in keys if (value := self.kept.get(key)) is not None} if self.kept else {}
+        self.found = self.cache.get_many(NAMESPACE, [key for key in keys if key not in self.values])
+        self.keys = keys
+        self.read = 0
         self.pieces = zip(texts, keys)
         result = self._mapping(tree)
         if self.new:
@@ -130,32 +136,43 @@ class _Reader:
     def _mapping(self, tree: list[Entry]) -> dict[Any, Any]:
         mapping: dict[Any, Any] = {}
         for entry in tree:
+            first = self.read
             key, value = self._one(*next(self.pieces))
+            self.read += 1
             if len(entry) == 4:
                 if value is not None:
                     raise _Fallback
                 value = self._mapping(entry[3])
+                if self.kept is not None:  # made of the same pieces as in the last run: the same object
+                    pieces = ("mapping", *self.keys[first:self.read])
+                    value = self.kept.get(pieces) or value
+                    self.kept.put(pieces, value)
             mapping[key] = value
         return mapping
 
-    def _one(self, text: str, key: str) -> tuple[Any, Any]:
-        """The one entry ``text`` holds (from the cache, else parsed and remembered)."""
+    def _one(self, piece: tuple[str, int], key: str) -> tuple[Any, Any]:
+        """The one entry ``piece`` holds (from the cache, else parsed and remembered)."""
+        value = self.values.get(key)
         data = self.found.get(key)
-        if data is not None:
+        if value is not None:
+            pass
+        elif data is not None:
             value = pickle.loads(data)
         else:
             try:
-                value = self.parse(text)
+                value = self.parse(_dedent(*piece))
             except Exception:  # an error, or an alias whose anchor is elsewhere: the whole text says which
                 raise _Fallback from None
             data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
             self.new[key] = data
+        if self.kept is not None:
+            self.kept.put(key, value)
         if not isinstance(value, dict) or len(value) != 1:
             raise _Fallback
         return next(iter(value.items()))
 
 
-def _texts(tree: list[Entry], text: str, into: list[str]) -> None:
+def _texts(tree: list[Entry], text: str, into: list[tuple[str, int]]) -> None:
     """The text of every piece, in the order ``_mapping`` reads them."""
     for entry in tree:
         into.append(_piece(text, entry))
@@ -163,9 +180,14 @@ def _texts(tree: list[Entry], text: str, into: list[str]) -> None:
             _texts(entry[3], text, into)
 
 
-def _piece(text: str, entry: Entry) -> str:
-    """The text of a leaf, or of a node's key line, dedented (up to its indentation from every line)."""
+def _piece(text: str, entry: Entry) -> tuple[str, int]:
+    """The text of a leaf, or of a node's key line, and its indentation."""
     start, end, indent = entry[:3]
     if len(entry) == 4:
         end = text.index("\n", start) + 1
-    return _margin(indent).sub("", text[start:end]) if indent else text[start:end]
+    return text[start:end], indent
+
+
+def _dedent(text: str, indent: int) -> str:
+    """``text`` without up to ``indent`` spaces at the start of every line: a piece to parse on its own."""
+    return _margin(indent).sub("", text) if indent else text

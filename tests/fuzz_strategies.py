@@ -494,8 +494,13 @@ def mutations(draw: st.DrawFn) -> Case:
         names = list(files[SEED_SCHEMA.name]["definitions"])
         prefix, dialect = "/definitions", Dialect("/definitions")
     files = copy.deepcopy(files)
+    edit(draw, files, names, prefix, dialect, draw(st.integers(1, 4)))
+    return Case(files, folder=folder, label="mutation of " + ("schemas/openai/" if folder else SEED_SCHEMA.name))
+
+
+def edit(draw: st.DrawFn, files: dict[str, Any], names: list[str], prefix: str, dialect: Dialect, edits: int) -> None:
+    """``edits`` random changes, in place, to schemas in ``files`` (name → schema) that refer to ``names``."""
     children = schemas(dialect, names, max_leaves=6)
-    edits = draw(st.integers(1, 4))
     for _ in range(edits):
         file = draw(st.sampled_from(sorted(files)))
         nodes = list(_nodes(files[file]))
@@ -513,4 +518,3 @@ def mutations(draw: st.DrawFn) -> Case:
         else:
             word = draw(st.sampled_from(SCHEMA_KEYWORDS))
             node[word] = draw(_keyword_value(word, children, names, prefix))
-    return Case(files, folder=folder, label="mutation of " + ("schemas/openai/" if folder else SEED_SCHEMA.name))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import resident
 from ..errors import Diagnostic, Location, SchemaError, pointer
 from ..schema import Definition, Schema, SchemaSet, wrap
 from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas, not_a_schema
@@ -38,7 +39,9 @@ def normalise_document(document: dict[str, Any], display: str) -> SchemaSet:
         if problem:
             problems.append(problem)
         else:
-            definitions["#" + here] = Definition("#" + here, name, _rewrite(wrap(raw, Location(display, here))))
+            definitions["#" + here] = resident.derived(
+                "openapi", raw, (display, here, name),
+                lambda: Definition("#" + here, name, _rewrite(wrap(raw, Location(display, here)))))
     if problems:
         raise SchemaError(problems)
     return SchemaSet(definitions)
