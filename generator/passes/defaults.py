@@ -22,6 +22,7 @@ def check_defaults(module: ir.Module, reporter: Reporter) -> ir.Module:
                                   f"default {f.default.value!r} does not fit the type of {f.wire_name!r}; it is left out")
                     f = replace(f, default=None)
                 fields.append(f)
-            d = replace(d, fields=tuple(fields))
+            if fields != list(d.fields):
+                d = replace(d, fields=tuple(fields))  # (a declaration left as it is stays the same object)
         out.append(d)
     return ir.Module(tuple(out), module.root)

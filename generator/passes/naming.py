@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Container
 from dataclasses import replace
 
-from .. import ir
+from .. import ir, resident
 from ..errors import Reporter
 from ..names import (FIELD_RESERVED, FORMAT_NAMES, MODULE_NAMES, OUTPUT_NAMES, RESERVED, identifier,
                      portable_wire_name, unique)
@@ -25,9 +25,11 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
     for d in sorted(module.declarations, key=lambda d: (d.inline, not _valid(d.name, reserved))):
         renamed[d.name] = unique(identifier(d.name, style="pascal", reserved=reserved), taken)
     module = rename_all(module, renamed)
-    field_reserved = FIELD_RESERVED | OUTPUT_NAMES | taken
+    field_reserved = resident.same("field names reserved", FIELD_RESERVED | OUTPUT_NAMES | taken)
     declarations = tuple(
-        _name_fields(d, field_reserved) if isinstance(d, ir.Model) else d for d in module.declarations
+        resident.derived("fields named", d, field_reserved, lambda: _name_fields(d, field_reserved))
+        if isinstance(d, ir.Model) else d
+        for d in module.declarations
     )
     for d in declarations:
         for f in d.fields if isinstance(d, ir.Model) else ():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import ir
+from .. import ir, resident
 from ..errors import Reporter
 from .where import location
 from .walk import top_types, types
@@ -33,7 +33,8 @@ def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
             for model, value in zip(members, found):
                 tags[model.name] = value if tags.get(model.name, value) == value else None
     tagged = tuple(
-        _with_tag(d, tags[d.name]) if isinstance(d, ir.Model) and tags.get(d.name) else d
+        resident.derived("tagged", d, tags[d.name], lambda: _with_tag(d, tags[d.name]))
+        if isinstance(d, ir.Model) and tags.get(d.name) else d
         for d in module.declarations
     )
     return ir.Module(tagged, module.root)

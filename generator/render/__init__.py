@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,20 @@ BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 
 def environment(template_dir: Path | None = None) -> jinja2.Environment:
     """Templates from ``template_dir`` first (a user's overrides), then the built-in ones. (Jinja is
-    imported here: a run with nothing to do never renders.)"""
+    imported here: a run with nothing to do never renders.) With no template of the user's, one
+    environment serves every run of the process (a server's): its compiled templates are the
+    generator's own, which do not change while it runs."""
+    if template_dir is None or not any(template_dir.glob("*.jinja")):
+        return _builtin_environment()
+    return _environment(template_dir)
+
+
+@cache
+def _builtin_environment() -> jinja2.Environment:
+    return _environment(None)
+
+
+def _environment(template_dir: Path | None) -> jinja2.Environment:
     import jinja2
 
     folders = [str(p) for p in (template_dir, BUILTIN_TEMPLATES) if p is not None]

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from .. import ir
+from .. import ir, resident
 from ..cache import digest
 from ..cache import digests as prefixed
 from . import view
@@ -51,7 +51,8 @@ class Memo:
     def digests(self, module: ir.Module) -> dict[str, str]:
         """Each declaration's digest, once per module for all variants."""
         if self._digests is None or self._digests[0] is not module:
-            self._digests = (module, {d.name: _digest(d) for d in module.declarations})
+            self._digests = (module, {d.name: resident.derived("digest", d, (), lambda: _digest(d))
+                                      for d in module.declarations})
         return self._digests[1]
 
     def render(self, module: ir.Module, variant: view.Variant, source: str, template: jinja2.Template,
@@ -68,7 +69,8 @@ class Memo:
         slot_key = prefixed(NAMESPACE, SCHEME, self.scope, source, variant.name, repr(options))
         slots = [slot_key(str(b)) for b in range(BUCKETS)]
         found = self.store.get_many(NAMESPACE, slots)
-        before = {key: data for slot in slots for key, data in _entries(found.get(slot)).items()}
+        before = {key: data for slot in slots
+                  for key, data in resident.derived("entries", found.get(slot), (), lambda: _entries(found.get(slot))).items()}
         entry_key = prefixed(NAMESPACE, SCHEME, self.salt, variant.name, repr(options))
         keys = [entry_key(digests[d.name]) for d in module.declarations]
         texts: list[str | None] = []
@@ -76,7 +78,7 @@ class Memo:
         kept: dict[str, bytes] = {}
         for d, key in zip(module.declarations, keys):
             data = before.get(key)
-            entry = _load(data)
+            entry = resident.derived("entry", data, (), lambda: _load(data))
             if entry is not None and data is not None and entry.holds(digests, ctx):
                 texts.append(entry.text)
                 kept[key] = data
