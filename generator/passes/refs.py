@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import ir
+from .. import ir, resident
 from ..errors import Reporter
 from .walk import declaration_refs
 
@@ -12,7 +12,7 @@ def check_refs(module: ir.Module, reporter: Reporter) -> ir.Module:
     assert len(names) == len(set(names)), "declaration names must be unique"
     known = set(names)
     for d in module.declarations:
-        for target in declaration_refs(d):
+        for target in resident.derived("refs", d, (), lambda: tuple(declaration_refs(d))):
             assert target in known, f"{d.name} refers to undeclared {target}"
     assert module.root is None or module.root in known
     return module

@@ -20,7 +20,7 @@ def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
     declarations = {d.name: d for d in module.declarations}
     tags: dict[str, ir.Tag | None] = {}
     for d in module.declarations:
-        for t in (u for top in top_types(d) for u in types(top) if isinstance(u, ir.Union)):
+        for t in resident.derived("unions", d, (), lambda: _unions(d)):
             members = list(_models(t, declarations).values())
             if len(members) < 2:
                 continue
@@ -38,6 +38,10 @@ def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
         for d in module.declarations
     )
     return ir.Module(tagged, module.root)
+
+
+def _unions(d: ir.Declaration) -> tuple[ir.Union, ...]:
+    return tuple(u for top in top_types(d) for u in types(top) if isinstance(u, ir.Union))
 
 
 def _with_tag(model: ir.Model, tag: ir.Tag | None) -> ir.Model:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 
-from .. import ir
+from .. import ir, resident
 
 
 def children(t: ir.Type) -> tuple[ir.Type, ...]:
@@ -106,7 +106,8 @@ def rename_all(module: ir.Module, renamed: Mapping[str, str]) -> ir.Module:
 
     declarations = tuple(
         replace(map_declaration_types(d, lambda t: map_refs(t, rename)), name=rename(d.name))
-        if d.name in changed or not changed.isdisjoint(_names_in(d)) else d
+        if d.name in changed or not changed.isdisjoint(resident.derived("names in", d, (), lambda: frozenset(_names_in(d))))
+        else d
         for d in module.declarations
     )
     return ir.Module(declarations, rename(module.root) if module.root else None)
