@@ -15,7 +15,6 @@ import os
 import socket
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 from .cache import digest, location
@@ -49,8 +48,10 @@ def address() -> Path | None:
 
 
 def runtime_folder() -> Path:
-    """Where sockets live: a folder only this user may enter (created so by ``serve``)."""
-    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
+    """Where sockets live: a folder only this user may enter (created so by ``serve``), in
+    ``$XDG_RUNTIME_DIR``, else ``$TMPDIR``, else ``/tmp`` (not ``tempfile``: importing it costs more
+    than a run the server answers without work)."""
+    base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or "/tmp"
     return Path(base) / f"schemagen-{os.getuid()}"
 
 

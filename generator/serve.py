@@ -87,7 +87,7 @@ def _serve(path: Path, idle: float) -> int:
 def _warm_up() -> str:
     """Import what a run needs, keep the cache in memory; the generator's digest as imported."""
     import black  # noqa: F401
-    import yaml  # noqa: F401
+    import yaml  # type: ignore[import-untyped]  # noqa: F401
 
     from . import generate, render, validate
 

@@ -95,9 +95,13 @@ class Memo:
                 entry.text = text
                 kept[keys[i]] = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
         changed = {_bucket(key) for key in before.keys() ^ kept.keys()} | {_bucket(keys[i]) for i, _, _ in built}
-        self.store.put_many(NAMESPACE, {
-            slots[b]: pickle.dumps({k: v for k, v in kept.items() if _bucket(k) == b}, protocol=pickle.HIGHEST_PROTOCOL)
-            for b in sorted(changed)})
+        buckets: dict[int, dict[str, bytes]] = {b: {} for b in changed}
+        for k, v in kept.items():
+            bucket = buckets.get(_bucket(k))
+            if bucket is not None:
+                bucket[k] = v
+        self.store.put_many(NAMESPACE, {slots[b]: pickle.dumps(buckets[b], protocol=pickle.HIGHEST_PROTOCOL)
+                                        for b in sorted(changed)})
         head = view.ModuleView(view.header(source), view.module_imports(ctx.imports, variant), ())
         return template.render(module=head) + "".join(texts)  # type: ignore[arg-type]
 
