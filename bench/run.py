@@ -274,7 +274,10 @@ class Bench:
             sample = measure(command, folder, env)
             edit(folder, 0)
             measure(command, folder, env)
-            self.served_rss.append(_server_rss_mb(folder, env))
+            rss, runs = _server(folder, env)
+            if runs != 3:
+                raise SystemExit(f"the server answered {runs} of the 3 runs of `{' '.join(map(str, command))}`")
+            self.served_rss.append(rss)
         finally:
             subprocess.run([*serve, "--stop"], cwd=folder, env=env, capture_output=True)
         return sample
@@ -293,15 +296,17 @@ class Bench:
         return total
 
 
-def _server_rss_mb(folder: Path, env: dict[str, str]) -> float:
-    """The resident set of the server ``folder``'s runs go to (0 when none answers)."""
-    ask = "from generator import client; a = client.address(); print((a and client.exchange(a, {'ping': 1}) or {}).get('pid', 0))"
-    pid = subprocess.run([PYTHON, "-c", ask], cwd=folder, env=env, capture_output=True, text=True).stdout.strip()
+def _server(folder: Path, env: dict[str, str]) -> tuple[float, int]:
+    """The resident set (MB) of the server ``folder``'s runs go to, and how many runs it answered."""
+    ask = ("from generator import client; a = client.address(); r = a and client.exchange(a, {'ping': 1}) or {}; "
+           "print(r.get('pid', 0), r.get('runs', 0))")
+    pid, runs = subprocess.run([PYTHON, "-c", ask], cwd=folder, env=env, capture_output=True, text=True).stdout.split()
     try:
         status = Path(f"/proc/{int(pid)}/status").read_text()
     except (ValueError, OSError):
-        return 0.0
-    return next((int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith("VmRSS:")), 0.0)
+        return 0.0, int(runs)
+    rss = next((int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith("VmRSS:")), 0.0)
+    return rss, int(runs)
 
 
 def edit_json_description(path: Path) -> Callable[[Path, int], None]:

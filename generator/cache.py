@@ -123,6 +123,7 @@ class Cache:
             return None
         if _resident is None:
             return cls(folder)
+        folder = folder.resolve()  # a relative setting means another folder in another working directory
         if folder not in _resident:
             _resident[folder] = cls(folder, memory=True)
         store = _resident[folder]

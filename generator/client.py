@@ -36,14 +36,14 @@ def main() -> int:
 
 
 def address() -> Path | None:
-    """The socket of the server for this cache folder, interpreter, generator and hash seed (the
-    output depends on none of them but the generator; the cache's entries and the fingerprint do).
+    """The socket of the server for this cache folder, environment (the interpreter and the packages
+    installed beside it: ``sys.prefix``, however it is reached), generator and hash seed.
     ``None`` when the cache is off: a server is its cache in memory."""
     folder = location()
     if folder is None:
         return None
-    key = digest(str(folder.resolve()), sys.executable, str(Path(__file__).resolve().parent),
-                 os.environ.get("PYTHONHASHSEED", ""))
+    key = digest(str(folder.resolve()), os.path.realpath(sys.prefix), sys.version,
+                 str(Path(__file__).resolve().parent), os.environ.get("PYTHONHASHSEED", ""))
     return runtime_folder() / f"{key[:24]}.sock"
 
 

@@ -26,6 +26,8 @@ from typing import Any
 from . import cache, client, resident
 
 IDLE = 3600.0
+_runs = 0
+"""Runs answered so far (a ping says it)."""
 CHORES_AFTER = 1.0
 """Seconds without a run after which the last run's chores are done (``_chores``)."""
 START_TIMEOUT = 120.0
@@ -100,6 +102,7 @@ def _warm_up() -> str:
 
 def _answer(conn: socket.socket, generator: str) -> bool:
     """Answer one request; ``False`` when the server is to stop."""
+    global _runs
     from . import generate
 
     try:
@@ -112,7 +115,7 @@ def _answer(conn: socket.socket, generator: str) -> bool:
         _send(conn, {"stopped": True})
         return False
     if request.get("ping"):
-        _send(conn, {"pid": os.getpid()})
+        _send(conn, {"pid": os.getpid(), "runs": _runs})
         return True
     generate._generator_digest.cache_clear()
     if generate._generator_digest() != generator:
@@ -122,6 +125,7 @@ def _answer(conn: socket.socket, generator: str) -> bool:
     if not (isinstance(argv, list) and all(isinstance(a, str) for a in argv) and isinstance(cwd, str)):
         return True
     code, output = _run(argv, cwd)
+    _runs += 1
     _send(conn, {"code": code, "output": output})
     resident.next_run()
     return True
@@ -182,9 +186,11 @@ def _start(path: Path, idle: float) -> int:
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     log = path.with_suffix(".log")
     package_parent = Path(__file__).resolve().parent.parent  # `-m generator` is this generator
+    folder = cache.location()
+    env = {**os.environ, cache.ENV: str(folder.resolve())} if folder is not None else dict(os.environ)
     with open(log, "wb") as out:
         process = subprocess.Popen([sys.executable, "-m", "generator", "serve", "--idle", str(idle)],
-                                   cwd=package_parent, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+                                   cwd=package_parent, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
                                    start_new_session=True)
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:

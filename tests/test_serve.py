@@ -165,3 +165,31 @@ def _gone(address: Path, within: float = 20.0) -> bool:
     while address.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     return not address.exists()
+
+
+def test_a_relative_cache_folder_names_one_folder(tmp_path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``SCHEMAGEN_CACHE_DIR=.cache`` started from the project: the server is the project's."""
+    proj = project(tmp_path / "p")
+    monkeypatch.chdir(proj)
+    monkeypatch.setenv("SCHEMAGEN_CACHE_DIR", ".cache")
+    done = subprocess.run([sys.executable, "-m", "generator", "serve", "--background"], cwd=proj,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    try:
+        assert served(proj, capsys, "generate")[0] == 0
+        assert (proj / ".cache").is_dir()
+    finally:
+        subprocess.run([sys.executable, "-m", "generator", "serve", "--stop"], cwd=proj,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True)
+
+
+def test_the_environment_reached_through_a_link_is_the_same(tmp_path: Path, env: dict[str, str]) -> None:
+    """A project whose .venv links to this one (as bench/run.py makes them) reaches the same server."""
+    start(env)
+    link = tmp_path / "venv"
+    link.symlink_to(Path(sys.prefix))
+    python = link / "bin" / Path(sys.executable).name
+    ask = "from generator import client; print(client.address())"
+    through_link = subprocess.run([str(python), "-c", ask], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert through_link.stdout.strip() == str(client.address()), through_link.stderr
