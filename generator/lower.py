@@ -19,16 +19,14 @@ from .names import pascal, unique
 from .passes.walk import map_declaration_types, map_refs
 from .replay import Log, Replay
 from .schema import Schema, SchemaSet
+from .shapes import (KINDS, description, distinct, has_constant, implied_kind, is_file_ref, is_model,
+                     json_type, mixed_with_object, text, type_of_value)
 
 #: Keywords beside a ``$ref`` that only describe it: the reference is the referenced type itself.
 REF_ANNOTATIONS = frozenset(
     {"$ref", "description", "title", "default", "examples", "deprecated", "$comment", "type",
      "readOnly", "writeOnly", "$id", "$schema", "$anchor", "definitions", "$defs", "format"}
 )
-KINDS: dict[str, ir.ScalarKind | None] = {
-    "string": "str", "integer": "int", "number": "float", "boolean": "bool",
-    "null": None, "array": None, "object": None,
-}
 #: Keywords this version does not enforce: reported, never dropped silently.
 UNSUPPORTED = ("not", "if", "dependentSchemas", "dependentRequired", "dependencies",
                "unevaluatedProperties", "unevaluatedItems", "contains", "propertyNames",
@@ -102,8 +100,8 @@ class _Lowering:
         origin = ir.Origin(schema.loc.path, schema.loc.pointer)
         self.unsupported(schema)
         schema = self.expand(schema)
-        doc = _text(schema.get("description"))
-        if _is_model(schema) and not _mixed_with_object(schema):
+        doc = text(schema.get("description"))
+        if is_model(schema) and not mixed_with_object(schema):
             self.declarations[slot] = self.model(name, schema, doc, inline, origin)
         else:
             t = self.type_of(schema, name, top=True)
@@ -123,7 +121,7 @@ class _Lowering:
                 type=self.type_of(sub, name + pascal(wire)),
                 required=wire in required,
                 default=ir.Default(sub["default"]) if "default" in sub else None,
-                doc=_description(sub),
+                doc=description(sub),
             )
             for wire, sub in properties.items()
         ]
@@ -226,7 +224,7 @@ class _Lowering:
             self.reporter.error(schema.loc.child("type"), "not a valid schema: `type` lists no type",
                                 "name at least one of: " + ", ".join(KINDS))
             return ir.AnyType()
-        if isinstance(kinds, list) and _mixed_with_object(schema):
+        if isinstance(kinds, list) and mixed_with_object(schema):
             # beside another kind, the object is a model of its own: `B = BObject | str`
             objects = Schema({**schema, "type": "object"}, schema.loc)
             return ir.union(*(self.of_kind(objects, k, hint + "Object") if k == "object" else self.of_kind(schema, k, hint)
@@ -315,7 +313,7 @@ class _Lowering:
         if kind == "array":
             array = self.array(schema, hint)  # a tuple's length is its type: no limits on it
             return array if isinstance(array, ir.Tuple) else constrain(array, kind, schema, self.reporter)
-        if _is_model(schema):
+        if is_model(schema):
             return self.inline(hint, schema)
         return constrain(ir.Map(self.extra_type(schema, hint)), kind, schema, self.reporter)
 
@@ -347,7 +345,7 @@ class _Lowering:
 
     def ref(self, schema: Schema) -> ir.Type:
         target = schema["$ref"]
-        if isinstance(target, str) and target not in self.definitions and _is_file_ref(target) and self.external:
+        if isinstance(target, str) and target not in self.definitions and is_file_ref(target) and self.external:
             if self.log is not None:
                 self.log.external = True  # the other input may change: lowered again in every run
             try:
@@ -374,7 +372,7 @@ class _Lowering:
         any kind passes: the reference alone would refuse valid values.)"""
         kinds = schema.get("type")
         kinds = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else []
-        own = _implied_kind(self.expand(self.definitions[target].schema))
+        own = implied_kind(self.expand(self.definitions[target].schema))
         if own is None or not all(k in KINDS for k in kinds):
             return []
         beside = Schema({k: v for k, v in schema.items() if k != "$ref"}, schema.loc)
@@ -385,7 +383,7 @@ class _Lowering:
         schema = self.expand(self.definitions[key].schema)
         kinds = schema.get("type")
         null_type = isinstance(kinds, list) and "null" in kinds
-        if _is_model(schema):
+        if is_model(schema):
             return null_type
         values = [schema["const"]] if "const" in schema else schema.get("enum")
         return isinstance(values, list) and any(v is not None for v in values) and (None in values or null_type)
@@ -395,14 +393,14 @@ class _Lowering:
         kinds = schema.get("type")
         allowed = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else None
         if allowed is not None:
-            values = [v for v in values if _json_type(v) in allowed or (_json_type(v) == "integer" and "number" in allowed)]
+            values = [v for v in values if json_type(v) in allowed or (json_type(v) == "integer" and "number" in allowed)]
         if not values:
             self.reporter.warn(schema.loc, "an enum that no value can satisfy is typed as Any")
             return ir.AnyType()
         if not all(v is None or isinstance(v, (str, int)) for v in values) or any(type(v) is float for v in values):
             self.reporter.warn(schema.loc, "enum or const values that are not strings, integers or booleans are typed by their JSON type")
-            return ir.union(*(_type_of_value(v) for v in values))
-        present = tuple(v for v in _distinct(values) if v is not None)
+            return ir.union(*(type_of_value(v) for v in values))
+        present = tuple(v for v in distinct(values) if v is not None)
         literal: ir.Type = ir.Literal(present) if present else ir.Null()
         return ir.union(literal, ir.Null()) if None in values else literal
 
@@ -434,7 +432,7 @@ class _Lowering:
                 continue
             if key in by_key:
                 tags.append((self.names[key], str(by_key[key])))
-            elif not _has_constant(self.expand(self.definitions[key].schema), field):
+            elif not has_constant(self.expand(self.definitions[key].schema), field):
                 tags.append((self.names[key], self.definitions[key].name))
         return tuple(tags)
 
@@ -448,87 +446,3 @@ class _Lowering:
             except Conflict as conflict:
                 self.reporter.warn(option.loc, f"this alternative can never match ({conflict.message}); it is left out")
         return kept
-
-
-def _is_file_ref(ref: str) -> bool:
-    """``schemas/other.json#/definitions/X``, as the normaliser writes a reference to another file."""
-    file = ref.split("#", 1)[0]
-    return bool(file) and ":" not in file.split("/", 1)[0]
-
-
-def _has_constant(schema: Schema, field: str) -> bool:
-    sub = (schema.get("properties") or {}).get(field)
-    return isinstance(sub, Schema) and ("const" in sub or len(sub.get("enum") or []) == 1)
-
-
-def _implied_kind(schema: Schema) -> str | None:
-    """``object`` or ``array`` for a schema typed only by its keywords (see ``_type_of``)."""
-    if any(k in schema for k in ("type", "$ref", "const", "enum", "anyOf", "oneOf")):
-        return None
-    if any(k in schema for k in ("properties", "additionalProperties", "patternProperties", "required")):
-        return "object"
-    return "array" if "items" in schema or "prefixItems" in schema else None
-
-
-def _mixed_with_object(schema: Schema) -> bool:
-    """``type: ["object", "string"]``: an object or another kind (``null`` aside)."""
-    kinds = schema.get("type")
-    return isinstance(kinds, list) and "object" in kinds and any(k not in ("object", "null") for k in kinds)
-
-
-def _is_model(schema: Schema) -> bool:
-    kinds = schema.get("type")
-    objecty = kinds is None or kinds == "object" or (isinstance(kinds, list) and "object" in kinds)
-    plain = not any(k in schema for k in ("$ref", "anyOf", "oneOf", "allOf", "enum", "const"))
-    return objecty and plain and bool(schema.get("properties"))
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "integer" if value.is_integer() else "number"
-    return {str: "string", list: "array", dict: "object"}[type(value)]
-
-
-def _type_of_value(value: Any) -> ir.Type:
-    kind = _json_type(value)
-    if kind == "array":
-        return ir.Array(ir.AnyType())
-    if kind == "object":
-        return ir.Map(ir.AnyType())
-    scalar_kind = KINDS[kind]
-    return ir.Scalar("float" if kind == "integer" and isinstance(value, float) else scalar_kind) if scalar_kind else ir.Null()
-
-
-def _distinct(values: list[Any]) -> list[Any]:
-    """Values without repeats, telling ``1`` and ``True`` apart (``dict.fromkeys`` would not)."""
-    seen: list[Any] = []
-    for v in values:
-        if not any(v == s and type(v) is type(s) for s in seen):
-            seen.append(v)
-    return seen
-
-
-def _description(schema: Schema) -> str | None:
-    """The schema's description; for ``anyOf [X, null]``, X's (the same thing said another way)."""
-    own = _text(schema.get("description"))
-    if own is not None:
-        return own
-    for member in schema.get("allOf") or []:  # a property merged from several allOf members
-        found = _description(member) if isinstance(member, Schema) else None
-        if found:
-            return found
-    for keyword in ("anyOf", "oneOf"):
-        options = [s for s in schema.get(keyword) or [] if isinstance(s, Schema) and s.get("type") != "null"]
-        if len(options) == 1:
-            return _description(options[0])
-    return None
-
-
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) and value.strip() else None
