@@ -45,11 +45,22 @@ def main(*, background: bool, stop: bool, idle: float) -> int:
     return _start(path, idle) if background else _serve(path, idle)
 
 
-def _serve(path: Path, idle: float) -> int:
-    folder = path.parent
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+def _private_folder(folder: Path) -> bool:
+    """Make ``folder`` (only this user may enter it) or check that an existing one is so; nothing is
+    written into a folder others could have put a link in."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"error: cannot make {folder}: {exc}; no server started", file=sys.stderr)
+        return False
     if not client.private(folder):
         print(f"error: {folder} is not a folder only you may write to; no server started", file=sys.stderr)
+        return False
+    return True
+
+
+def _serve(path: Path, idle: float) -> int:
+    if not _private_folder(path.parent):
         return 1
     with open(path.with_suffix(".lock"), "w") as lock:
         try:
@@ -59,7 +70,12 @@ def _serve(path: Path, idle: float) -> int:
             return 0
         path.unlink(missing_ok=True)  # left by a server that is gone (it held the lock otherwise)
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
-            listener.bind(str(path))
+            try:
+                listener.bind(str(path))
+            except OSError as exc:  # a socket path is at most 107 bytes
+                print(f"error: cannot listen on {path}: {exc}; set XDG_RUNTIME_DIR to a shorter folder",
+                      file=sys.stderr)
+                return 1
             listener.listen(16)
             try:
                 generator = _warm_up()
@@ -183,7 +199,8 @@ def _start(path: Path, idle: float) -> int:
     if client.private(path.parent) and client.exchange(path, {"ping": True}) is not None:
         print(f"schemagen: a server is already running on {path}", file=sys.stderr)
         return 0
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not _private_folder(path.parent):
+        return 1
     log = path.with_suffix(".log")
     package_parent = Path(__file__).resolve().parent.parent  # `-m generator` is this generator
     folder = cache.location()

@@ -193,3 +193,23 @@ def test_the_environment_reached_through_a_link_is_the_same(tmp_path: Path, env:
     ask = "from generator import client; print(client.address())"
     through_link = subprocess.run([str(python), "-c", ask], cwd=ROOT, env=env, capture_output=True, text=True)
     assert through_link.stdout.strip() == str(client.address()), through_link.stderr
+
+
+def test_no_server_starts_in_a_folder_others_may_write_to(tmp_path: Path, env: dict[str, str]) -> None:
+    """Nothing is written there (another user could have put a link where the log goes)."""
+    address = client.address()
+    assert address is not None
+    address.parent.mkdir(mode=0o700)
+    address.parent.chmod(0o777)
+    for extra in (("--background",), ()):
+        done = subprocess.run([sys.executable, "-m", "generator", "serve", *extra], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1 and "not a folder only you may write to" in done.stderr, done.stderr
+    assert list(address.parent.iterdir()) == []
+
+
+def test_a_socket_path_too_long_is_a_clear_error(tmp_path: Path, env: dict[str, str]) -> None:
+    deep = Path(env["XDG_RUNTIME_DIR"]) / ("d" * 100)
+    done = subprocess.run([sys.executable, "-m", "generator", "serve"], cwd=ROOT,
+                          env={**env, "XDG_RUNTIME_DIR": str(deep)}, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "cannot listen on" in done.stderr and "Traceback" not in done.stderr, done.stderr
