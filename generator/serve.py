@@ -1,11 +1,14 @@
 """``schemagen serve``: a resident process that runs ``generate`` for the commands that reach its
 socket (``client``), with everything imported and the cache in memory (``cache.keep_in_memory``).
 
-One server per cache folder, interpreter, generator and hash seed (``client.address``); a file lock
-beside the socket says whether it is running. Before each run it checks that the generator on disk
-(its source, templates and libraries: ``generate._generator_digest``) is still the one it imported;
-if not, it refuses the run (the command then runs itself) and stops. It stops too after ``idle``
-seconds without a request, and on ``schemagen serve --stop``. Runs are answered one at a time.
+One server per cache folder, environment (the interpreter and the packages beside it), generator and
+hash seed (``client.address``); a file lock beside the socket says whether it is running. Before each
+run it checks that the generator on disk (its source, templates and libraries:
+``generate._generator_digest``) is still the one it imported; if not, it refuses the run (the command
+then runs itself) and stops. It stops too after ``idle`` seconds without a request, and on
+``schemagen serve --stop``. Runs are answered one at a time; each keeps what the next may take back
+(``resident``), and what it leaves to do (writing the cache's file, collecting garbage) waits until
+no run has come for ``CHORES_AFTER`` seconds.
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ from typing import Any
 from . import cache, client, resident
 
 IDLE = 3600.0
-_runs = 0
-"""Runs answered so far (a ping says it)."""
 CHORES_AFTER = 1.0
 """Seconds without a run after which the last run's chores are done (``_chores``)."""
 START_TIMEOUT = 120.0
+
+_runs = 0
+"""Runs answered so far (a ping says it)."""
 
 
 def main(*, background: bool, stop: bool, idle: float) -> int:
