@@ -24,6 +24,9 @@ from .names import pascal
 from .schema import Definition, Schema, SchemaSet
 
 
+_refs_of = resident.per_object(refs_of)
+
+
 @dataclass(frozen=True, slots=True)
 class Library:
     """Where referenced files that are not inputs may be read from."""
@@ -58,8 +61,7 @@ def bundle(schemas: SchemaSet, home: str, library: Library, reporter: Reporter) 
     """``schemas`` (read from ``home``) with every definition it needs from files of ``library``."""
     definitions = dict(schemas.definitions)
     documents: dict[str, _Document] = {}
-    pending = [ref for d in definitions.values()
-               for ref in resident.derived("refs", d.schema, (), lambda: refs_of(d.schema))]
+    pending = [ref for d in definitions.values() for ref in _refs_of(d.schema)]
     while pending:
         ref = pending.pop()
         file, _, fragment = ref.partition("#")

@@ -13,10 +13,12 @@ Each table keeps what the last run used: an entry no run asked for since is drop
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 
 _tables: dict[str, Table] | None = None
 
@@ -62,18 +64,27 @@ def next_run() -> None:
         kept.old, kept.new = kept.new, {}
 
 
-def derived(name: str, source: object, key: Hashable, make: Callable[[], T]) -> T:
-    """``make()``; in a resident process, what it gave in the last run for the same ``source`` object
-    and ``key``, if that run made it (``make`` must read nothing but ``source`` and ``key``)."""
-    kept = table(name)
-    if kept is None:
-        return make()
-    found = kept.get((id(source), key))
-    if found is not None and found[0] is source:  # kept alive in the table: its id is its own
-        return found[1]  # type: ignore[no-any-return]
-    value = make()
-    kept.put((id(source), key), (source, value))
-    return value
+def per_object(make: F) -> F:
+    """``make(source, *rest)``; in a resident process, what it returned in the last run for the very
+    same ``source`` object and equal ``rest`` (hashable), when the last run called it so. For a
+    function that reads nothing but its arguments, of a ``source`` nothing changes (a parsed piece, a
+    definition, an IR declaration); its table is named after it."""
+    name = f"{make.__module__}.{make.__qualname__}"
+
+    @functools.wraps(make)
+    def kept(source: Any, *rest: Any) -> Any:
+        last = table(name)
+        if last is None:
+            return make(source, *rest)
+        key = (id(source), rest)
+        found = last.get(key)
+        if found is not None and found[0] is source:  # kept alive in the table: its id is its own
+            return found[1]
+        value = make(source, *rest)
+        last.put(key, (source, value))
+        return value
+
+    return cast(F, kept)
 
 
 def same(name: str, value: T) -> T:

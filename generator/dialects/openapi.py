@@ -39,12 +39,16 @@ def normalise_document(document: dict[str, Any], display: str) -> SchemaSet:
         if problem:
             problems.append(problem)
         else:
-            definitions["#" + here] = resident.derived(
-                "openapi", raw, (display, here, name),
-                lambda: Definition("#" + here, name, _rewrite(wrap(raw, Location(display, here)))))
+            definitions["#" + here] = _definition(raw, display, here, name)
     if problems:
         raise SchemaError(problems)
     return SchemaSet(definitions)
+
+
+@resident.per_object
+def _definition(raw: Any, display: str, here: str, name: str) -> Definition:
+    """The component ``name`` of a document, read from ``raw`` at ``here``."""
+    return Definition("#" + here, name, _rewrite(wrap(raw, Location(display, here))))
 
 
 def normalise_components(files: list[tuple[str, Any]], default_name: str | None = None) -> SchemaSet:

@@ -27,9 +27,7 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
     module = rename_all(module, renamed)
     field_reserved = resident.same("field names reserved", FIELD_RESERVED | OUTPUT_NAMES | taken)
     declarations = tuple(
-        resident.derived("fields named", d, field_reserved, lambda: _name_fields(d, field_reserved))
-        if isinstance(d, ir.Model) else d
-        for d in module.declarations
+        _name_fields(d, field_reserved) if isinstance(d, ir.Model) else d for d in module.declarations
     )
     for d in declarations:
         for f in d.fields if isinstance(d, ir.Model) else ():
@@ -40,6 +38,7 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
     return ir.Module(declarations, module.root)
 
 
+@resident.per_object
 def _name_fields(model: ir.Model, module_reserved: frozenset[str]) -> ir.Model:
     formats = {t.format for f in model.fields for t in types(f.type) if isinstance(t, ir.Scalar) and t.format}
     reserved = _Both(module_reserved, {FORMAT_NAMES[f] for f in formats})

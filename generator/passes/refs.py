@@ -12,7 +12,12 @@ def check_refs(module: ir.Module, reporter: Reporter) -> ir.Module:
     assert len(names) == len(set(names)), "declaration names must be unique"
     known = set(names)
     for d in module.declarations:
-        for target in resident.derived("refs", d, (), lambda: tuple(declaration_refs(d))):
+        for target in _targets(d):
             assert target in known, f"{d.name} refers to undeclared {target}"
     assert module.root is None or module.root in known
     return module
+
+
+@resident.per_object
+def _targets(d: ir.Declaration) -> tuple[str, ...]:
+    return tuple(declaration_refs(d))

@@ -20,7 +20,7 @@ def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
     declarations = {d.name: d for d in module.declarations}
     tags: dict[str, ir.Tag | None] = {}
     for d in module.declarations:
-        for t in resident.derived("unions", d, (), lambda: _unions(d)):
+        for t in _unions(d):
             members = list(_models(t, declarations).values())
             if len(members) < 2:
                 continue
@@ -33,17 +33,18 @@ def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
             for model, value in zip(members, found):
                 tags[model.name] = value if tags.get(model.name, value) == value else None
     tagged = tuple(
-        resident.derived("tagged", d, tags[d.name], lambda: _with_tag(d, tags[d.name]))
-        if isinstance(d, ir.Model) and tags.get(d.name) else d
+        _with_tag(d, tags[d.name]) if isinstance(d, ir.Model) and tags.get(d.name) else d
         for d in module.declarations
     )
     return ir.Module(tagged, module.root)
 
 
+@resident.per_object
 def _unions(d: ir.Declaration) -> tuple[ir.Union, ...]:
     return tuple(u for top in top_types(d) for u in types(top) if isinstance(u, ir.Union))
 
 
+@resident.per_object
 def _with_tag(model: ir.Model, tag: ir.Tag | None) -> ir.Model:
     """The model with its tag; a tag property typed only ``str`` becomes ``Literal[tag]`` (the
     discriminator says so), so that a type checker can narrow the union on it."""

@@ -106,18 +106,20 @@ def rename_all(module: ir.Module, renamed: Mapping[str, str]) -> ir.Module:
 
     declarations = tuple(
         replace(map_declaration_types(d, lambda t: map_refs(t, rename)), name=rename(d.name))
-        if d.name in changed or not changed.isdisjoint(resident.derived("names in", d, (), lambda: frozenset(_names_in(d))))
-        else d
+        if d.name in changed or not changed.isdisjoint(_names_in(d)) else d
         for d in module.declarations
     )
     return ir.Module(declarations, rename(module.root) if module.root else None)
 
 
-def _names_in(d: ir.Declaration) -> Iterator[str]:
+@resident.per_object
+def _names_in(d: ir.Declaration) -> frozenset[str]:
     """The names ``d``'s types mention: references and the members a union's tags name."""
+    names: set[str] = set()
     for t in top_types(d):
         for n in types(t):
             if isinstance(n, ir.Ref) and n.module is None:
-                yield n.name
+                names.add(n.name)
             elif isinstance(n, ir.Union):
-                yield from (member for member, _ in n.tags)
+                names.update(member for member, _ in n.tags)
+    return frozenset(names)

@@ -51,8 +51,7 @@ class Memo:
     def digests(self, module: ir.Module) -> dict[str, str]:
         """Each declaration's digest, once per module for all variants."""
         if self._digests is None or self._digests[0] is not module:
-            self._digests = (module, {d.name: resident.derived("digest", d, (), lambda: _digest(d))
-                                      for d in module.declarations})
+            self._digests = (module, {d.name: _digest(d) for d in module.declarations})
         return self._digests[1]
 
     def render(self, module: ir.Module, variant: view.Variant, source: str, template: jinja2.Template,
@@ -69,8 +68,7 @@ class Memo:
         slot_key = prefixed(NAMESPACE, SCHEME, self.scope, source, variant.name, repr(options))
         slots = [slot_key(str(b)) for b in range(BUCKETS)]
         found = self.store.get_many(NAMESPACE, slots)
-        before = {key: data for slot in slots
-                  for key, data in resident.derived("entries", found.get(slot), (), lambda: _entries(found.get(slot))).items()}
+        before = {key: data for slot in slots for key, data in _entries(found.get(slot)).items()}
         entry_key = prefixed(NAMESPACE, SCHEME, self.salt, variant.name, repr(options))
         keys = [entry_key(digests[d.name]) for d in module.declarations]
         texts: list[str | None] = []
@@ -78,7 +76,7 @@ class Memo:
         kept: dict[str, bytes] = {}
         for d, key in zip(module.declarations, keys):
             data = before.get(key)
-            entry = resident.derived("entry", data, (), lambda: _load(data))
+            entry = _load(data)
             if entry is not None and data is not None and entry.holds(digests, ctx):
                 texts.append(entry.text)
                 kept[key] = data
@@ -221,12 +219,14 @@ def _bucket(key: str) -> int:
     return int(key[0], 16) % BUCKETS
 
 
+@resident.per_object
 def _digest(d: ir.Declaration) -> str:
     """A digest of everything ``d`` says: its ``repr`` names every field of every node (a test checks
     that no IR field is left out of it), and is 2-3 times as fast as pickling."""
     return digest(repr(d))
 
 
+@resident.per_object
 def _entries(data: bytes | None) -> dict[str, bytes]:
     """The entries a run kept for a module and variant: each one's key and pickled bytes."""
     if data is None:
@@ -238,6 +238,7 @@ def _entries(data: bytes | None) -> dict[str, bytes]:
     return entries if isinstance(entries, dict) else {}
 
 
+@resident.per_object
 def _load(data: bytes | None) -> _Entry | None:
     if data is None:
         return None
