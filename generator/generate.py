@@ -62,7 +62,9 @@ def plan(config: Config) -> Result:
 
 def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Result:
     env = render.environment(config.templates)
-    memo = None if store is None or _own_templates(config) else Memo(store, _generator_digest(), repr(config))
+    # the memo knows the built-in layout only: with templates of one's own, modules are rendered whole
+    own = render.own_templates(config.templates)
+    memo = None if store is None or own else Memo(store, _generator_digest(), repr(config))
     files: dict[Path, str] = {Path("__init__.py"): PACKAGE_INIT, Path("py.typed"): ""}
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
@@ -83,12 +85,6 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     if errors:
         raise SchemaError(errors)
     return Result(files, warnings)
-
-
-def _own_templates(config: Config) -> bool:
-    """A template folder with templates of its own: they may lay a module out in any way, so modules
-    are rendered whole (``render.memo`` knows the built-in layout only)."""
-    return config.templates is not None and config.templates.is_dir() and any(config.templates.glob("*.jinja"))
 
 
 @contextmanager

@@ -25,9 +25,12 @@ def environment(template_dir: Path | None = None) -> jinja2.Environment:
     imported here: a run with nothing to do never renders.) With no template of the user's, one
     environment serves every run of the process (a server's): its compiled templates are the
     generator's own, which do not change while it runs."""
-    if template_dir is None or not any(template_dir.glob("*.jinja")):
-        return _builtin_environment()
-    return _environment(template_dir)
+    return _environment(template_dir) if own_templates(template_dir) else _builtin_environment()
+
+
+def own_templates(template_dir: Path | None) -> bool:
+    """A template folder with templates of its own: they may lay a module out in any way."""
+    return template_dir is not None and template_dir.is_dir() and any(template_dir.glob("*.jinja"))
 
 
 @cache
