@@ -73,8 +73,8 @@ class _Lowering:
             if replay is None:
                 self.unit(key)
             else:
-                replay.unit(key, definition, self.unit)
-        return ir.Module(tuple(d for d in self.declarations if d is not None), dict.get(self.names, "#"))
+                replay.unit(key, definition)
+        return ir.Module(tuple(d for d in self.declarations if d is not None), self.names.get("#"))
 
     def unit(self, key: str) -> None:
         """Lower one definition of the set (and what it declares inline)."""

@@ -69,6 +69,16 @@ def unique(name: str, taken: set[str]) -> str:
     return candidate
 
 
+class Both:
+    """Two sets of names seen as one, without copying the large one (for each model, say)."""
+
+    def __init__(self, large: Container[str], small: Container[str]) -> None:
+        self.large, self.small = large, small
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.small or name in self.large
+
+
 def free(name: str, taken: Container[str]) -> str:
     """What ``unique`` would give, without taking it."""
     candidate, n = name, 1

@@ -20,13 +20,12 @@ A definition that referred to another input is always lowered again (that input 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import resident
-from .errors import Diagnostic, Location
-from .names import free
+from .errors import Diagnostic, Reporter
+from .names import Both, free
 
 if TYPE_CHECKING:
     from .lower import _Lowering
@@ -60,6 +59,10 @@ class Reads(dict[Any, Any]):
             self.log.append((key, found))
         return default if found is _MISSING else found
 
+    def now(self, key: Any) -> Any:
+        """What a read of ``key`` finds now (not noted)."""
+        return dict.get(self, key, _MISSING)
+
 
 @dataclass
 class Log:
@@ -82,18 +85,13 @@ class Record:
     declarations: list[Any]
 
 
-class _Recorder:
+class _Recorder(Reporter):
     """The reporter while a definition is lowered: passes everything on, and notes it."""
 
-    def __init__(self, reporter: Any, into: list[Diagnostic]) -> None:
+    def __init__(self, reporter: Reporter, into: list[Diagnostic]) -> None:
+        super().__init__()
         self.reporter = reporter
         self.into = into
-
-    def error(self, location: Location, message: str, hint: str | None = None) -> None:
-        self.add(Diagnostic(location, message, hint))
-
-    def warn(self, location: Location, message: str, hint: str | None = None) -> None:
-        self.add(Diagnostic(location, message, hint, "warning"))
 
     def add(self, diagnostic: Diagnostic) -> None:
         self.into.append(diagnostic)
@@ -114,8 +112,9 @@ class Replay:
         kept = resident.table("lower")
         return None if kept is None else cls(lowering, kept)
 
-    def unit(self, key: str, definition: Definition, lower: Callable[[str], None]) -> None:
-        """``lower(key)``, or what it did in the last run when nothing it read has changed."""
+    def unit(self, key: str, definition: Definition) -> None:
+        """Lower the definition ``key``, or replay what that did in the last run when nothing it read
+        has changed."""
         record = self.kept.get(id(definition))
         if record is not None and record.definition is definition and self._holds(record.log):
             self._apply(record)
@@ -125,9 +124,9 @@ class Replay:
         start = len(lowering.declarations)
         reporter = lowering.reporter
         self._logging(log)
-        lowering.reporter = _Recorder(reporter, log.diagnostics)  # type: ignore[assignment]
+        lowering.reporter = _Recorder(reporter, log.diagnostics)
         try:
-            lower(key)
+            lowering.unit(key)
         finally:
             lowering.reporter = reporter
             self._logging(None)
@@ -143,23 +142,16 @@ class Replay:
         self.defined.log = log.defined if log else None
 
     def _holds(self, log: Log) -> bool:
-        definitions, names, defined = (dict.get, self.definitions), (dict.get, self.names), (dict.get, self.defined)
         expanded = self.lowering.expanded
-        taken = self.lowering.taken
-        if not all(definitions[0](definitions[1], k, _MISSING) is v for k, v in log.definitions):
+        if not (all(self.definitions.now(k) is v for k, v in log.definitions)
+                and all(self.names.now(k) == v for k, v in log.names)
+                and all(self.defined.now(k) == v for k, v in log.defined)
+                and all(expanded.get(id(entry[0])) is entry for entry in log.hits)
+                and not any(id(entry[0]) in expanded for entry in log.created)):
             return False
-        if not all(names[0](names[1], k, _MISSING) == v for k, v in log.names):
-            return False
-        if not all(defined[0](defined[1], k, _MISSING) == v for k, v in log.defined):
-            return False
-        if not all(expanded.get(id(entry[0])) is entry for entry in log.hits):
-            return False
-        if any(id(entry[0]) in expanded for entry in log.created):
-            return False
-        mine: set[str] = set()
-        either = _Either(taken, mine)
+        mine: set[str] = set()  # each name it took must still be the first free one
         for hint, name in log.taken:
-            if free(hint, either) != name:
+            if free(hint, Both(self.lowering.taken, mine)) != name:
                 return False
             mine.add(name)
         return True
@@ -172,12 +164,3 @@ class Replay:
         for diagnostic in log.diagnostics:
             lowering.reporter.add(diagnostic)
         lowering.declarations.extend(record.declarations)
-
-
-class _Either:
-    def __init__(self, first: set[str], second: set[str]) -> None:
-        self.first = first
-        self.second = second
-
-    def __contains__(self, name: object) -> bool:
-        return name in self.first or name in self.second

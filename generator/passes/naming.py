@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from .. import ir, resident
 from ..errors import Reporter
-from ..names import (FIELD_RESERVED, FORMAT_NAMES, MODULE_NAMES, OUTPUT_NAMES, RESERVED, identifier,
+from ..names import (FIELD_RESERVED, FORMAT_NAMES, MODULE_NAMES, OUTPUT_NAMES, RESERVED, Both, identifier,
                      portable_wire_name, unique)
 from .walk import rename_all, types
 from .where import location
@@ -41,7 +41,7 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
 @resident.per_object
 def _name_fields(model: ir.Model, module_reserved: frozenset[str]) -> ir.Model:
     formats = {t.format for f in model.fields for t in types(f.type) if isinstance(t, ir.Scalar) and t.format}
-    reserved = _Both(module_reserved, {FORMAT_NAMES[f] for f in formats})
+    reserved = Both(module_reserved, {FORMAT_NAMES[f] for f in formats})
     taken: set[str] = set()
     names: dict[str, str] = {}
     for f in sorted(model.fields, key=lambda f: not _valid(f.wire_name, reserved)):  # valid keys keep theirs
@@ -53,13 +53,3 @@ def _name_fields(model: ir.Model, module_reserved: frozenset[str]) -> ir.Model:
 
 def _valid(text: str, reserved: Container[str]) -> bool:
     return identifier(text, style="snake", reserved=reserved) == text
-
-
-class _Both:
-    """Two sets seen as one, without copying the large one for every model."""
-
-    def __init__(self, large: Container[str], small: Container[str]) -> None:
-        self.large, self.small = large, small
-
-    def __contains__(self, name: object) -> bool:
-        return name in self.small or name in self.large
