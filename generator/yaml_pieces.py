@@ -4,7 +4,9 @@ After a one-component edit of a 3 MB description, parsing the whole text again i
 regeneration costs. So the text is cut along its block mappings: each top-level entry is a piece,
 and a large entry whose value is a block mapping (``components:``, then ``schemas:``) is cut again
 into its own entries. Each piece is parsed on its own, dedented, and its value is kept in the
-persistent cache under a digest of its text; the document is put back together from the pieces.
+persistent cache under a digest of its text and indentation; the document is put back together from
+the pieces. A resident process (``resident``) also keeps the values themselves: an unchanged piece is
+the same object in the next run, and so is a mapping made of the same pieces.
 
 The result is what parsing the whole text gives: the same keys in the same order (a repeated key
 keeps its first place and its last value, as PyYAML does), the same values, objects shared through
@@ -115,19 +117,26 @@ class _Reader:
         self.parse = parse
         self.cache = cache
         self.version = version
+        self.kept = resident.table(NAMESPACE)  # a resident process: the values of the last run, as they are
+        self.keys: list[str] = []
+        """Each piece's key, in reading order."""
+        self.read = 0
+        """How many pieces were read so far."""
+        self.values: dict[str, Any] = {}
+        """Pieces a resident process kept: key → value."""
+        self.found: dict[str, bytes] = {}
+        """Pieces in the cache: key → pickled value."""
         self.new: dict[str, bytes] = {}
 
     def document(self, tree: list[Entry], text: str) -> dict[Any, Any]:
         texts: list[tuple[str, int]] = []
         _texts(tree, text, texts)
         key = digests(SCHEME, self.version)  # of a piece's text as it stands and its indentation
-        keys = [key(f"{indent} {piece}") for piece, indent in texts]
-        self.kept = resident.table(NAMESPACE)  # a resident process: the values of the last run, as they are
-        self.values = {key: value for key in keys if (value := self.kept.get(key)) is not None} if self.kept else {}
-        self.found = self.cache.get_many(NAMESPACE, [key for key in keys if key not in self.values])
-        self.keys = keys
-        self.read = 0
-        self.pieces = zip(texts, keys)
+        self.keys = [key(f"{indent} {piece}") for piece, indent in texts]
+        if self.kept is not None:
+            self.values = {k: value for k in self.keys if (value := self.kept.get(k)) is not None}
+        self.found = self.cache.get_many(NAMESPACE, [k for k in self.keys if k not in self.values])
+        self.pieces = zip(texts, self.keys)
         result = self._mapping(tree)
         if self.new:
             self.cache.put_many(NAMESPACE, self.new)
@@ -145,7 +154,8 @@ class _Reader:
                 value = self._mapping(entry[3])
                 if self.kept is not None:  # made of the same pieces as in the last run: the same object
                     pieces = ("mapping", *self.keys[first:self.read])
-                    value = self.kept.get(pieces) or value
+                    before = self.kept.get(pieces)
+                    value = value if before is None else before
                     self.kept.put(pieces, value)
             mapping[key] = value
         return mapping
@@ -153,23 +163,25 @@ class _Reader:
     def _one(self, piece: tuple[str, int], key: str) -> tuple[Any, Any]:
         """The one entry ``piece`` holds (from the cache, else parsed and remembered)."""
         value = self.values.get(key)
-        data = self.found.get(key)
-        if value is not None:
-            pass
-        elif data is not None:
-            value = pickle.loads(data)
-        else:
-            try:
-                value = self.parse(_dedent(*piece))
-            except Exception:  # an error, or an alias whose anchor is elsewhere: the whole text says which
-                raise _Fallback from None
-            data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-            self.new[key] = data
+        if value is None:
+            value = self._value(piece, key)
         if self.kept is not None:
             self.kept.put(key, value)
         if not isinstance(value, dict) or len(value) != 1:
             raise _Fallback
         return next(iter(value.items()))
+
+    def _value(self, piece: tuple[str, int], key: str) -> Any:
+        """The value of ``piece``, from the cache or parsed (and then written to the cache)."""
+        data = self.found.get(key)
+        if data is not None:
+            return pickle.loads(data)
+        try:
+            value = self.parse(_dedent(*piece))
+        except Exception:  # an error, or an alias whose anchor is elsewhere: the whole text says which
+            raise _Fallback from None
+        self.new[key] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        return value
 
 
 def _texts(tree: list[Entry], text: str, into: list[tuple[str, int]]) -> None:
