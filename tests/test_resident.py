@@ -150,19 +150,35 @@ def test_random_edits_through_a_resident_process_give_what_a_fresh_one_gives(tex
 
 def test_a_resident_cache_is_used_from_one_thread_after_another(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """A server runs each request in a thread of its own; the cache's database outlives them."""
+    """A server runs each request in a thread of its own; the cache's database outlives them. (Each
+    thread stays alive until the end: a finished thread's identity can go to the next one, and sqlite's
+    same-thread check would then pass where the server's threads fail it.)"""
     monkeypatch.setenv(caching.ENV, str(tmp_path))
     monkeypatch.setattr(caching, "_resident", {})
 
-    def run(i: int) -> None:
-        store = Cache.from_environment()
-        assert store is not None
-        store.get_many("test", [f"missing {i}"])
-        store.put("test", f"key {i}", b"value")
-        caching.flush()  # as the server does after each run
+    finished = threading.Event()
+    failures: list[BaseException] = []
 
+    def run(i: int, ran: threading.Event) -> None:
+        try:
+            store = Cache.from_environment()
+            assert store is not None
+            store.get_many("test", [f"missing {i}"])
+            store.put("test", f"key {i}", b"value")
+            caching.flush()  # as the server does after each run
+        except BaseException as exc:  # noqa: BLE001 (reported below, in the test's thread)
+            failures.append(exc)
+        ran.set()
+        finished.wait()  # alive until the end: the next run's thread cannot reuse this one's identity
+
+    workers = []
     for i in range(3):
-        worker = threading.Thread(target=run, args=(i,))
-        worker.start()
+        ran = threading.Event()
+        workers.append(threading.Thread(target=run, args=(i, ran)))
+        workers[-1].start()
+        ran.wait()  # one run at a time, as in the server
+    finished.set()
+    for worker in workers:
         worker.join()
+    assert not failures, failures
     assert Cache(tmp_path).get_many("test", [f"key {i}" for i in range(3)]) == {f"key {i}": b"value" for i in range(3)}

@@ -96,14 +96,27 @@ def test_the_server_answers_as_the_command_would_after_each_edit(tmp_path: Path,
         assert served(ours, capsys, "generate", "--check") == here(theirs, "generate", "--check")
 
 
-def test_only_generate_is_handed_over_and_never_without_a_server(tmp_path: Path, env: dict[str, str]) -> None:
+def test_only_generate_is_handed_over_and_never_without_a_server(tmp_path: Path, env: dict[str, str],
+                                                                  monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     proj = project(tmp_path / "p")
     assert client.forward(["--project", str(proj), "generate"]) is None  # none running
     start(env)
+    assert served(proj, capsys, "generate")[0] == 0  # it does answer generate: the Nones below mean something
     assert client.forward(["--project", str(proj), "ir", str(SEED)]) is None
     assert client.forward(["serve", "--stop"]) is None
-    os.environ[client.SWITCH] = "off"
+    monkeypatch.setenv(client.SWITCH, "off")
     assert client.forward(["--project", str(proj), "generate"]) is None
+
+
+def test_the_client_knows_every_global_option_that_takes_a_value() -> None:
+    """``client.command`` skips their values to find the subcommand; one it did not know would make it
+    take a value for the command."""
+    from generator import cli
+
+    takes_value = {s for action in cli._parser()._actions if action.option_strings and action.nargs != 0
+                   and not action.__class__.__name__.startswith("_SubParsers") for s in action.option_strings}
+    assert takes_value == client._OPTIONS_WITH_VALUE
 
 
 def test_a_socket_in_a_folder_others_may_write_to_is_not_used(tmp_path: Path, env: dict[str, str],
