@@ -8,7 +8,7 @@ warning that names the keyword and its pointer.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import ir
@@ -18,7 +18,7 @@ from .merge import Conflict, fold
 from .names import pascal, unique
 from .passes.walk import map_declaration_types, map_refs
 from .replay import Log, Replay
-from .schema import Schema, SchemaSet
+from .schema import Definition, Schema, SchemaSet
 from .shapes import (KINDS, description, distinct, has_constant, implied_kind, is_file_ref, is_model,
                      json_type, mixed_with_object, text, type_of_value)
 
@@ -51,13 +51,13 @@ def lower(schemas: SchemaSet, reporter: Reporter, external: External | None = No
 
 class _Lowering:
     def __init__(self, schemas: SchemaSet, reporter: Reporter, external: External | None) -> None:
-        self.definitions = schemas.definitions
+        self.definitions: Mapping[str, Definition] = schemas.definitions
         self.reporter = reporter
         self.external = external
         self.taken: set[str] = set()
-        self.names = {key: unique(d.name, self.taken) for key, d in self.definitions.items()}
+        self.names: Mapping[str, str] = {key: unique(d.name, self.taken) for key, d in self.definitions.items()}
         #: A definition's schema object also met inside another schema is referenced, not copied.
-        self.defined = {id(d.schema): key for key, d in self.definitions.items()}
+        self.defined: Mapping[int, str] = {id(d.schema): key for key, d in self.definitions.items()}
         self.declarations: list[ir.Declaration | None] = []
         self.folding: set[str] = set()
         self.expanded: dict[int, tuple[Schema, Schema]] = {}

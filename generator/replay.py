@@ -5,7 +5,8 @@ Lowering a definition (``lower._Lowering.unit``) depends on the definition and o
 the lowering's shared state. Each of those reads is recorded while it is lowered:
 
 - the definitions and names it looks up (``definitions``, ``names``), and whether a schema object is
-  a definition's (``defined``): compared by identity (a definition) or value (a name, a key);
+  a definition's (``defined``), noted by ``reads.Reads``: compared by identity (a definition) or value
+  (a name, a key);
 - the folded schemas it takes from ``expanded``, where another definition left them: by identity;
 - the class names it takes (``take``): each must still be the first free one.
 
@@ -26,51 +27,22 @@ from typing import TYPE_CHECKING, Any
 from . import resident
 from .errors import Diagnostic, Reporter
 from .names import Both, free
+from .reads import Reads
 
 if TYPE_CHECKING:
     from .lower import _Lowering
     from .schema import Definition
 
-_MISSING = object()
-
-
-class Reads(dict[Any, Any]):
-    """A dict that notes every key looked up, and what was found, while ``log`` is set."""
-
-    def __init__(self, data: dict[Any, Any]) -> None:
-        super().__init__(data)
-        self.log: list[tuple[Any, Any]] | None = None
-
-    def __getitem__(self, key: Any) -> Any:
-        value = dict.__getitem__(self, key)
-        if self.log is not None:
-            self.log.append((key, value))
-        return value
-
-    def __contains__(self, key: object) -> bool:
-        found = dict.get(self, key, _MISSING)
-        if self.log is not None:
-            self.log.append((key, found))
-        return found is not _MISSING
-
-    def get(self, key: Any, default: Any = None) -> Any:
-        found = dict.get(self, key, _MISSING)
-        if self.log is not None:
-            self.log.append((key, found))
-        return default if found is _MISSING else found
-
-    def now(self, key: Any) -> Any:
-        """What a read of ``key`` finds now (not noted)."""
-        return dict.get(self, key, _MISSING)
 
 
 @dataclass
 class Log:
     """What lowering one definition read and left (see the module's docstring)."""
 
-    definitions: list[tuple[Any, Any]] = field(default_factory=list)
-    names: list[tuple[Any, Any]] = field(default_factory=list)
-    defined: list[tuple[Any, Any]] = field(default_factory=list)
+    definitions: dict[str, Definition | None] = field(default_factory=dict)
+    names: dict[str, str | None] = field(default_factory=dict)
+    defined: dict[int, str | None] = field(default_factory=dict)
+    """Each key read, and what was there (``None``: nothing)."""
     hits: list[tuple[Any, Any]] = field(default_factory=list)
     created: list[tuple[Any, Any]] = field(default_factory=list)
     taken: list[tuple[str, str]] = field(default_factory=list)
@@ -102,9 +74,9 @@ class Replay:
     def __init__(self, lowering: _Lowering, kept: resident.Table) -> None:
         self.lowering = lowering
         self.kept = kept
-        self.definitions = lowering.definitions = Reads(lowering.definitions)
-        self.names = lowering.names = Reads(lowering.names)
-        self.defined = lowering.defined = Reads(lowering.defined)
+        self.definitions = lowering.definitions
+        self.names = lowering.names
+        self.defined = lowering.defined
 
     @classmethod
     def start(cls, lowering: _Lowering) -> Replay | None:
@@ -123,29 +95,29 @@ class Replay:
         log = Log()
         start = len(lowering.declarations)
         reporter = lowering.reporter
-        self._logging(log)
+        definitions = Reads(self.definitions, self.definitions.__getitem__)
+        names = Reads(self.names, self.names.__getitem__)
+        defined = Reads(self.defined, self.defined.__getitem__)
+        lowering.definitions, lowering.names, lowering.defined = definitions, names, defined
         lowering.reporter = _Recorder(reporter, log.diagnostics)
+        lowering.log = log
         try:
             lowering.unit(key)
         finally:
+            lowering.definitions, lowering.names, lowering.defined = self.definitions, self.names, self.defined
             lowering.reporter = reporter
-            self._logging(None)
+            lowering.log = None
+        log.definitions, log.names, log.defined = definitions.read, names.read, defined.read
         own = {id(entry) for entry in log.created}
         log.hits = [entry for entry in log.hits if id(entry) not in own]
         if not log.external:
             self.kept.put(id(definition), Record(definition, log, lowering.declarations[start:]))
 
-    def _logging(self, log: Log | None) -> None:
-        self.lowering.log = log
-        self.definitions.log = log.definitions if log else None
-        self.names.log = log.names if log else None
-        self.defined.log = log.defined if log else None
-
     def _holds(self, log: Log) -> bool:
         expanded = self.lowering.expanded
-        if not (all(self.definitions.now(k) is v for k, v in log.definitions)
-                and all(self.names.now(k) == v for k, v in log.names)
-                and all(self.defined.now(k) == v for k, v in log.defined)
+        if not (all(self.definitions.get(k) is v for k, v in log.definitions.items())
+                and all(self.names.get(k) == v for k, v in log.names.items())
+                and all(self.defined.get(k) == v for k, v in log.defined.items())
                 and all(expanded.get(id(entry[0])) is entry for entry in log.hits)
                 and not any(id(entry[0]) in expanded for entry in log.created)):
             return False

@@ -16,12 +16,13 @@ a module out any other way, so with one ``render`` renders whole (``generate`` d
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from .. import ir, resident
 from ..cache import digest
+from ..reads import Reads
 from ..cache import digests as prefixed
 from . import view
 from .imports import Imports
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
 NAMESPACE = "declaration"
 SCHEME = "2"
 BUCKETS = 16
-V = TypeVar("V")
 
 
 @dataclass
@@ -125,8 +125,8 @@ class _Entry:
               digests: Mapping[str, str]) -> tuple[_Entry | None, View, Imports]:
         """What ``d`` reads in ``ctx`` (an entry, its text to come; none when it read everything),
         its view, and what it imports."""
-        declarations = _Reads(ctx.declarations, digests.get)
-        enums = _Reads(ctx.enums, lambda name: repr(ctx.enums[name]) if name in ctx.enums else None)
+        declarations = Reads(ctx.declarations, digests.get)
+        enums = Reads(ctx.enums, lambda name: repr(ctx.enums[name]) if name in ctx.enums else None)
         undefined = _Undefined(ctx.undefined)
         recording = view.Context(Imports(), ctx.variant, declarations, undefined, enums)  # type: ignore[arg-type]
         declared = view.declaration(d, recording)
@@ -144,42 +144,6 @@ class _Entry:
                 and all(ctx.undefined.intersection(names) == answer for names, answer in self.undefined)
                 and all((repr(ctx.enums[name]) if name in ctx.enums else None) == members
                         for name, members in self.enums))
-
-
-class _Reads(Mapping[str, V], Generic[V]):
-    """A mapping that notes each key read (with ``stamp(key)``) and whether its size was asked
-    (``if enums:``); iterating it reads everything."""
-
-    def __init__(self, inner: Mapping[str, V], stamp: Any) -> None:
-        self.inner = inner
-        self.stamp = stamp
-        self.read: dict[str, str | None] = {}
-        self.size: int | None = None
-        self.everything = False
-
-    def __getitem__(self, key: str) -> V:
-        self._note(key)
-        return self.inner[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        self._note(key)
-        return self.inner.get(key, default)
-
-    def __contains__(self, key: object) -> bool:
-        self._note(key)  # type: ignore[arg-type]
-        return key in self.inner
-
-    def _note(self, key: str) -> None:
-        if key not in self.read:
-            self.read[key] = self.stamp(key) if key in self.inner else None
-
-    def __iter__(self) -> Iterator[str]:
-        self.everything = True
-        return iter(self.inner)
-
-    def __len__(self) -> int:
-        self.size = len(self.inner)
-        return self.size
 
 
 class _Undefined:
