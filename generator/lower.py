@@ -151,19 +151,20 @@ class _Lowering:
 
     # Types --------------------------------------------------------------------------------
 
-    def type_of(self, schema: Schema, hint: str, *, top: bool = False) -> ir.Type:
-        """The type of ``schema``; an object with properties becomes an inline model ``hint``."""
+    def type_of(self, schema: Schema, hint: str, *, top: bool = False, made_by_folding: bool = False) -> ir.Type:
+        """The type of ``schema``; an object with properties becomes an inline model ``hint``.
+        ``made_by_folding``: ``schema`` is what folding made (it may lead back to itself, see ``folded``)."""
         if self.depth >= MAX_TYPE_DEPTH:
             self.reporter.error(schema.loc, f"a type nested more than {MAX_TYPE_DEPTH} levels deep",
                                 "Python cannot compile such an annotation; give an inner level a name of its own")
             return ir.AnyType()
         self.depth += 1
         try:
-            return self._type_of(schema, hint, top)
+            return self._type_of(schema, hint, top, made_by_folding)
         finally:
             self.depth -= 1
 
-    def _type_of(self, schema: Schema, hint: str, top: bool) -> ir.Type:
+    def _type_of(self, schema: Schema, hint: str, top: bool, made_by_folding: bool) -> ir.Type:
         key = self.defined.get(id(schema))
         if key is not None and not top:
             return ir.Ref(self.names[key])
@@ -174,7 +175,9 @@ class _Lowering:
         if "$ref" in schema and REF_ANNOTATIONS.issuperset(schema):
             return self.ref(schema)
         expanded = self.expand(schema)
-        return self.shape(expanded, hint) if expanded is schema else self.folded(schema, expanded, hint)
+        if expanded is schema and not made_by_folding:
+            return self.shape(expanded, hint)
+        return self.folded(schema, expanded, hint)
 
     def folded(self, schema: Schema, expanded: Schema, hint: str) -> ir.Type:
         """The type of ``schema``, which folding changed into ``expanded``.
@@ -407,14 +410,16 @@ class _Lowering:
     def alternatives(self, schema: Schema, keyword: str, hint: str) -> ir.Type:
         options: list[Schema] = [s for s in schema[keyword] if isinstance(s, Schema)]
         base = {k: v for k, v in schema.items() if k not in (keyword, "discriminator", "description", "title", "default")}
-        if any(k in base for k in ("properties", "type", "required", "additionalProperties")):
+        distributed = any(k in base for k in ("properties", "type", "required", "additionalProperties"))
+        if distributed:
             options = self.distribute(base, options)
             if not options:
                 self.reporter.warn(schema.loc.child(keyword), "no alternative can match the schema around it, "
                                    "so no value is valid; typed as Any")
                 return ir.AnyType()
         real = [s for s in options if s.get("type") != "null"]
-        members = [self.type_of(o, hint if len(real) == 1 else f"{hint}Option{i}") for i, o in enumerate(options, 1)]
+        members = [self.type_of(o, hint if len(real) == 1 else f"{hint}Option{i}", made_by_folding=distributed)
+                   for i, o in enumerate(options, 1)]
         result = ir.union(*members)
         discriminator = schema.get("discriminator")
         if isinstance(result, ir.Union) and isinstance(discriminator, dict) and isinstance(discriminator.get("propertyName"), str):

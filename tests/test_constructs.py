@@ -16,6 +16,7 @@ import datetime
 import decimal
 import importlib.util
 import json
+import subprocess
 import sys
 import uuid
 from collections.abc import Callable
@@ -213,6 +214,25 @@ def test_allof_that_includes_itself_leaves_that_member_out_with_a_warning(tmp_pa
     assert [str(w) for w in reporter.warnings] == [
         "warning: x.json: #/definitions/A/allOf/0/$ref: `allOf` includes itself through '#/definitions/A'; "
         "that member adds nothing and is left out"]
+
+
+@pytest.mark.parametrize("members", [1, 3])
+def test_alternatives_beside_properties_that_refer_back_to_their_definition_end(tmp_path: Path, members: int) -> None:
+    """Each member of an ``anyOf`` beside ``properties`` is folded with them; a member that refers back
+    to its definition folds into the same schema again. Met again, it is named, as any folded schema
+    is (``lower.folded``). Before, that folding went on until the type nesting limit: one member gave
+    a wrong "nested more than 64 levels" error, three members took time exponential in that depth
+    (found by test_render_memo's random documents; the run never ended)."""
+    member = {"$ref": "#/$defs/F"}
+    schema = {"$ref": "#/$defs/F", "$defs": {"F": {"anyOf": [member] * members + [{"type": "string"}],
+                                                   "properties": {"a": {"type": "integer"}}}}}
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps(schema))
+    done = subprocess.run([sys.executable, "-m", "generator", "--project", str(tmp_path), "ir", str(path)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    # F is then only itself or a string in a cycle of aliases: a clean error, no more
+    assert done.returncode == 1 and "in a cycle" in done.stderr, done.stderr
+    assert "levels deep" not in done.stderr and "Traceback" not in done.stderr
 
 
 @pytest.mark.parametrize("variant", ["dataclass", "typeddict", "msgspec"])
