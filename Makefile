@@ -12,16 +12,6 @@ generate: $(STAMP)
 check: $(STAMP)
 	$(PY) -m generator generate --check
 
-# A resident server that `make generate` hands its work to while it runs (faster after an edit);
-# it stops by itself after an hour without a run.
-serve: $(STAMP)
-	$(PY) -m generator serve --background
-
-serve-stop: $(STAMP)
-	$(PY) -m generator serve --stop
-
-.PHONY: serve serve-stop
-
 test: $(STAMP)
 	$(PY) -m generator generate --check
 	$(PY) -m pytest -q -n 2 --dist loadfile

@@ -221,7 +221,6 @@ class Bench:
         self.dcg = dcg
         self.rows: list[Row] = []
         self.count = 0
-        self.served_rss: list[float] = []
 
     def note(self, text: str) -> None:
         print(f"[bench {time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
@@ -235,7 +234,7 @@ class Bench:
         """Repetition by repetition, so that a change of load on a shared machine falls on every run alike:
         schemagen cold, no-op and edit, then datamodel-codegen once per variant."""
         command = make_generate(folder)
-        ours = {run: Row(case, "schemagen", "all 3", run) for run in ("cold", "no-op", "edit", "edit, served")}
+        ours = {run: Row(case, "schemagen", "all 3", run) for run in ("cold", "no-op", "edit")}
         theirs = {variant: Row(case, "datamodel-codegen", variant, "cold") for variant in DCG_TYPES}
         both = Row(case, "datamodel-codegen", "all 3", "cold")
         for i in range(self.repeat):
@@ -248,7 +247,6 @@ class Bench:
                 edit(folder, i + 1)
                 ours["edit"].samples.append(measure(command, folder, env))
                 edit(folder, 0)  # back to the original
-                ours["edit, served"].samples.append(self.served_edit(command, folder, env, edit, i))
             if self.dcg:
                 samples = [self.datamodel_codegen(inputs, model_type) for model_type in DCG_TYPES.values()]
                 for row, sample in zip(theirs.values(), samples):
@@ -256,31 +254,8 @@ class Bench:
                 both.samples.append(Sample(sum(s.seconds for s in samples), max(s.peak_mb for s in samples),
                                            max(s.tree_mb for s in samples), sum(s.cpu for s in samples)))
         self.rows += [row for row in ours.values() if row.samples]
-        if self.served_rss:
-            self.note(f"{case}: the server's resident memory after its runs: {max(self.served_rss):.0f} MB")
-            self.served_rss.clear()
         if self.dcg:
             self.rows += [*theirs.values(), both]
-
-    def served_edit(self, command: list[str | Path], folder: Path, env: dict[str, str],
-                    edit: Callable[[Path, int], None], i: int) -> Sample:
-        """An edit answered by a resident server (``make serve``), after one edit that fills its memory."""
-        serve = [PYTHON, "-m", "generator", "serve"]
-        subprocess.run([*serve, "--background"], cwd=folder, env=env, check=True, capture_output=True)
-        try:
-            edit(folder, 1000 + i)
-            measure(command, folder, env)  # the server's first run: reads the cache into memory
-            edit(folder, 2000 + i)
-            sample = measure(command, folder, env)
-            edit(folder, 0)
-            measure(command, folder, env)
-            rss, runs = _server(folder, env)
-            if runs != 3:
-                raise SystemExit(f"the server answered {runs} of the 3 runs of `{' '.join(map(str, command))}`")
-            self.served_rss.append(rss)
-        finally:
-            subprocess.run([*serve, "--stop"], cwd=folder, env=env, capture_output=True)
-        return sample
 
     def datamodel_codegen(self, inputs: list[tuple[Path, str]], model_type: str) -> Sample:
         """One variant; with several inputs, one run each, their numbers added up."""
@@ -294,19 +269,6 @@ class Bench:
             total = Sample(total.seconds + sample.seconds, max(total.peak_mb, sample.peak_mb),
                            max(total.tree_mb, sample.tree_mb), total.cpu + sample.cpu)
         return total
-
-
-def _server(folder: Path, env: dict[str, str]) -> tuple[float, int]:
-    """The resident set (MB) of the server ``folder``'s runs go to, and how many runs it answered."""
-    ask = ("from generator import client; a = client.address(); r = a and client.exchange(a, {'ping': 1}) or {}; "
-           "print(r.get('pid', 0), r.get('runs', 0))")
-    pid, runs = subprocess.run([PYTHON, "-c", ask], cwd=folder, env=env, capture_output=True, text=True).stdout.split()
-    try:
-        status = Path(f"/proc/{int(pid)}/status").read_text()
-    except (ValueError, OSError):
-        return 0.0, int(runs)
-    rss = next((int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith("VmRSS:")), 0.0)
-    return rss, int(runs)
 
 
 def edit_json_description(path: Path) -> Callable[[Path, int], None]:

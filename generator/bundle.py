@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import resident
 from .dialects import normalise
 from .dialects.jsonschema import refs_of
 from .errors import Reporter
@@ -23,8 +22,6 @@ from .load import SUFFIXES, read_document
 from .names import pascal
 from .schema import Definition, Schema, SchemaSet
 
-
-_refs_of = resident.per_object(refs_of)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +58,7 @@ def bundle(schemas: SchemaSet, home: str, library: Library, reporter: Reporter) 
     """``schemas`` (read from ``home``) with every definition it needs from files of ``library``."""
     definitions = dict(schemas.definitions)
     documents: dict[str, _Document] = {}
-    pending = [ref for d in definitions.values() for ref in _refs_of(d.schema)]
+    pending = [ref for d in definitions.values() for ref in refs_of(d.schema)]
     while pending:
         ref = pending.pop()
         file, _, fragment = ref.partition("#")

@@ -27,12 +27,8 @@ transaction: atomic, a reader sees all of them or none. Every value is stored be
 checked when read. A value that does not match, a file that is not a database, a database another run
 holds locked for too long: that entry, or the whole cache, is ignored, and generation goes on without it.
 Nothing is ever evicted one by one; a file grown past ``LIMIT`` bytes is dropped and started again.
-
-A resident server (``serve``) calls ``keep_in_memory``: from then on the process has one ``Cache`` per
-folder, which keeps every entry it reads or writes in memory too (up to ``MEMORY_LIMIT`` bytes) and
-reads SQLite only for what it has not seen. That is exact because no entry can go stale: a key is a
-digest of everything its value depends on, or (``plan``, ``declaration``) the value carries what
-it was made from and is checked against it when read.
+No entry can go stale: a key is a digest of everything its value depends on, or (``plan``,
+``declaration``) the value carries what it was made from and is checked against it when read.
 """
 
 from __future__ import annotations
@@ -49,7 +45,6 @@ if TYPE_CHECKING:
 ENV = "SCHEMAGEN_CACHE_DIR"
 FILE = "cache.sqlite3"
 LIMIT = 512 * 1024 * 1024
-MEMORY_LIMIT = 1024 * 1024 * 1024
 _BATCH = 500  # host parameters per query, well under SQLite's limit
 
 
@@ -87,65 +82,24 @@ def _feed(h: hashlib._Hash, part: bytes | str) -> None:
     h.update(data)
 
 
-_resident: dict[Path, Cache] | None = None
-"""The caches of a resident process, by folder (``keep_in_memory``); ``None`` in a one-off run."""
-
-
-def keep_in_memory() -> None:
-    """From now on, ``Cache.from_environment`` gives one ``Cache`` per folder, which keeps its entries
-    in memory as well (for a process that runs many times: ``serve``)."""
-    global _resident
-    if _resident is None:
-        _resident = {}
-
-
-def flush() -> None:
-    """Write what the resident caches hold that their files do not yet (``Cache.flush``)."""
-    for store in (_resident or {}).values():
-        store.flush()
-
-
 class Cache:
     """Entries ``namespace, key → bytes``; every failure reads as a miss and writes as a no-op."""
 
-    def __init__(self, folder: Path, memory: bool = False) -> None:
+    def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._db: sqlite3.Connection | None = None
         self._broken = False
-        self._memory: dict[tuple[str, str], bytes] | None = {} if memory else None
-        self._memory_size = 0
-        self._pending: list[tuple[str, dict[str, bytes]]] = []
 
     @classmethod
     def from_environment(cls) -> Cache | None:
         folder = location()
-        if folder is None:
-            return None
-        if _resident is None:
-            return cls(folder)
-        folder = folder.resolve()  # a relative setting means another folder in another working directory
-        if folder not in _resident:
-            _resident[folder] = cls(folder, memory=True)
-        store = _resident[folder]
-        store._broken = False  # a database locked in an earlier run may be free now
-        return store
+        return None if folder is None else cls(folder)
 
     def get_many(self, namespace: str, keys: Iterable[str]) -> dict[str, bytes]:
         """The entries found intact, by key."""
-        wanted = list(dict.fromkeys(keys))
-        if self._memory is None:
-            return self._read(namespace, wanted)
-        memory = self._memory
-        found = {k: memory[namespace, k] for k in wanted if (namespace, k) in memory}
-        if len(found) < len(wanted):
-            read = self._read(namespace, [k for k in wanted if k not in found])
-            self._remember(namespace, read)
-            found.update(read)
-        return found
-
-    def _read(self, namespace: str, wanted: list[str]) -> dict[str, bytes]:
         import sqlite3
 
+        wanted = list(dict.fromkeys(keys))
         found: dict[str, bytes] = {}
         db = self._connect()
         if db is None:
@@ -165,21 +119,7 @@ class Cache:
         return self.get_many(namespace, [key]).get(key)
 
     def put_many(self, namespace: str, entries: Mapping[str, bytes]) -> None:
-        """Stores ``entries`` in one transaction (all or none). A resident cache keeps them in memory
-        at once, and writes them to the file when asked to (``flush``: after the run has answered)."""
-        if self._memory is not None:
-            self._remember(namespace, entries)
-            self._pending.append((namespace, dict(entries)))
-            return
-        self._write(namespace, entries)
-
-    def flush(self) -> None:
-        """Write what a resident cache was given since the last ``flush``."""
-        pending, self._pending = self._pending, []
-        for namespace, entries in pending:
-            self._write(namespace, entries)
-
-    def _write(self, namespace: str, entries: Mapping[str, bytes]) -> None:
+        """Stores ``entries`` in one transaction (all or none)."""
         db = self._connect()
         if db is None or not entries:
             return
@@ -195,19 +135,6 @@ class Cache:
 
     def put(self, namespace: str, key: str, value: bytes) -> None:
         self.put_many(namespace, {key: value})
-
-    def _remember(self, namespace: str, entries: Mapping[str, bytes]) -> None:
-        """Keep ``entries`` in memory (a resident cache); all is forgotten past ``MEMORY_LIMIT``."""
-        memory = self._memory
-        if memory is None:
-            return
-        for key, value in entries.items():
-            old = memory.get((namespace, key))
-            self._memory_size += len(value) - (len(old) if old is not None else 0)
-            memory[namespace, key] = value
-        if self._memory_size > MEMORY_LIMIT:
-            memory.clear()
-            self._memory_size = 0
 
     def close(self) -> None:
         if self._db is not None:
@@ -226,8 +153,7 @@ class Cache:
                 self.folder.mkdir(parents=True, exist_ok=True)
                 if attempt == 0 and path.exists() and path.stat().st_size > LIMIT:
                     _remove(path)
-                # a server runs each run in a thread of its own, one at a time
-                db = sqlite3.connect(path, timeout=10, check_same_thread=False)
+                db = sqlite3.connect(path, timeout=10)
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=NORMAL")
                 db.execute("CREATE TABLE IF NOT EXISTS entries (namespace TEXT NOT NULL, key TEXT NOT NULL, "

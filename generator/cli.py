@@ -87,12 +87,6 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("--fail-on-breaking", action="store_true", help="exit 1 when a change is breaking")
     diff.set_defaults(run=_diff)
 
-    serve = commands.add_parser("serve", help="keep a server running that answers `generate` faster (after an edit)")
-    serve.add_argument("--background", action="store_true", help="start it in the background and return")
-    serve.add_argument("--stop", action="store_true", help="stop the running server")
-    serve.add_argument("--idle", type=float, default=None, metavar="SECONDS",
-                       help="stop after this long without a run (default: an hour)")
-    serve.set_defaults(run=_serve)
     return parser
 
 
@@ -157,12 +151,6 @@ def _diff(args: argparse.Namespace) -> int:
     sys.stdout.write(report.markdown(found) if args.format == "markdown" else report.text(found))
     print(report.summary(found, args.base), file=sys.stderr)
     return 1 if args.fail_on_breaking and any(c.breaking for c in found) else 0
-
-
-def _serve(args: argparse.Namespace) -> int:
-    from . import serve
-
-    return serve.main(background=args.background, stop=args.stop, idle=args.idle or serve.IDLE)
 
 
 def _warn(args: argparse.Namespace, warnings: list[Diagnostic]) -> None:

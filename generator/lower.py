@@ -17,7 +17,6 @@ from .errors import Location, Reporter, SchemaError
 from .merge import Conflict, fold
 from .names import pascal, unique
 from .passes.walk import map_declaration_types, map_refs
-from .replay import Log, Replay
 from .schema import Definition, Schema, SchemaSet
 from .shapes import (KINDS, description, distinct, has_constant, implied_kind, is_file_ref, is_model,
                      json_type, mixed_with_object, text, type_of_value)
@@ -64,16 +63,10 @@ class _Lowering:
         #: Folded schemas whose type is being made, each with the name it gets when met again.
         self.open: list[list[Any]] = []
         self.depth = 0
-        #: What lowering the current definition reads, in a resident process (``replay``).
-        self.log: Log | None = None
 
     def run(self) -> ir.Module:
-        replay = Replay.start(self)
-        for key, definition in self.definitions.items():
-            if replay is None:
-                self.unit(key)
-            else:
-                replay.unit(key, definition)
+        for key in self.definitions:
+            self.unit(key)
         return ir.Module(tuple(d for d in self.declarations if d is not None), self.names.get("#"))
 
     def unit(self, key: str) -> None:
@@ -139,10 +132,7 @@ class _Lowering:
 
     def take(self, hint: str) -> str:
         """A class name for ``hint``, unique in the module."""
-        name = unique(hint, self.taken)
-        if self.log is not None:
-            self.log.taken.append((hint, name))
-        return name
+        return unique(hint, self.taken)
 
     def inline(self, hint: str, schema: Schema) -> ir.Ref:
         name = self.take(hint)
@@ -256,11 +246,7 @@ class _Lowering:
         if found is None:
             found = (schema, self._expand(schema))
             self.expanded[id(schema)] = found
-            if self.log is not None:
-                self.log.created.append(found)
-        elif self.log is not None:
-            self.log.hits.append(found)
-        return self.expanded[id(schema)][1]
+        return found[1]
 
     def _expand(self, schema: Schema) -> Schema:
         members = schema.get("allOf")
@@ -349,8 +335,6 @@ class _Lowering:
     def ref(self, schema: Schema) -> ir.Type:
         target = schema["$ref"]
         if isinstance(target, str) and target not in self.definitions and is_file_ref(target) and self.external:
-            if self.log is not None:
-                self.log.external = True  # the other input may change: lowered again in every run
             try:
                 return self.external(target, schema.loc.child("$ref"))
             except SchemaError as exc:

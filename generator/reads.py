@@ -1,5 +1,5 @@
 """A mapping that notes what is read of it: for reusing a result while what it read is unchanged
-(``render.memo``: a declaration's text; ``replay``: a definition's lowering)."""
+(``render.memo``: a declaration's text)."""
 
 from __future__ import annotations
 

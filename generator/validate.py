@@ -14,7 +14,6 @@ import json
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from . import resident
 from .cache import Cache, digest
 from .errors import Location, Reporter
 from .schema import Schema, SchemaSet
@@ -37,15 +36,12 @@ def check(schemas: SchemaSet, reporter: Reporter, cache: Cache | None = None) ->
     """Report every problem; with a ``cache``, a definition found valid before is not checked again
     (the key is its canonical text and the validator's version: a regeneration after a small edit
     checks what changed)."""
-    kept = resident.table(NAMESPACE)  # a resident process: schema objects found valid in the last run
-    definitions = [d for d in schemas.definitions.values() if not (kept and kept.get(id(d.schema)) is d.schema)]
+    definitions = list(schemas.definitions.values())
     keys = [_key(d.schema) for d in definitions] if cache is not None else []
     known = cache.get_many(NAMESPACE, keys) if cache is not None else {}
     found_valid: dict[str, bytes] = {}
     for i, definition in enumerate(definitions):
         if keys and keys[i] in known:
-            if kept is not None:
-                kept.put(id(definition.schema), definition.schema)
             continue
         problems = 0
         for error in validator().iter_errors(definition.schema):
@@ -61,8 +57,6 @@ def check(schemas: SchemaSet, reporter: Reporter, cache: Cache | None = None) ->
                 reporter.error(where, f"not a valid schema: {_message(error)}", TYPE_HINT if keyword == "type" else None)
         if keys and not problems:
             found_valid[keys[i]] = b""
-        if kept is not None and not problems:
-            kept.put(id(definition.schema), definition.schema)
     if cache is not None and found_valid:
         cache.put_many(NAMESPACE, found_valid)
 

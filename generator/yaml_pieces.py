@@ -5,8 +5,7 @@ regeneration costs. So the text is cut along its block mappings: each top-level 
 and a large entry whose value is a block mapping (``components:``, then ``schemas:``) is cut again
 into its own entries. Each piece is parsed on its own, dedented, and its value is kept in the
 persistent cache under a digest of its text and indentation; the document is put back together from
-the pieces. A resident process (``resident``) also keeps the values themselves: an unchanged piece is
-the same object in the next run, and so is a mapping made of the same pieces.
+the pieces.
 
 The result is what parsing the whole text gives: the same keys in the same order (a repeated key
 keeps its first place and its last value, as PyYAML does), the same values, objects shared through
@@ -26,7 +25,6 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from . import resident
 from .cache import digests
 
 if TYPE_CHECKING:
@@ -117,13 +115,6 @@ class _Reader:
         self.parse = parse
         self.cache = cache
         self.version = version
-        self.kept = resident.table(NAMESPACE)  # a resident process: the values of the last run, as they are
-        self.keys: list[str] = []
-        """Each piece's key, in reading order."""
-        self.read = 0
-        """How many pieces were read so far."""
-        self.values: dict[str, Any] = {}
-        """Pieces a resident process kept: key → value."""
         self.found: dict[str, bytes] = {}
         """Pieces in the cache: key → pickled value."""
         self.new: dict[str, bytes] = {}
@@ -132,11 +123,9 @@ class _Reader:
         texts: list[tuple[str, int]] = []
         _texts(tree, text, texts)
         key = digests(SCHEME, self.version)  # of a piece's text as it stands and its indentation
-        self.keys = [key(f"{indent} {piece}") for piece, indent in texts]
-        if self.kept is not None:
-            self.values = {k: value for k in self.keys if (value := self.kept.get(k)) is not None}
-        self.found = self.cache.get_many(NAMESPACE, [k for k in self.keys if k not in self.values])
-        self.pieces = zip(texts, self.keys)
+        keys = [key(f"{indent} {piece}") for piece, indent in texts]
+        self.found = self.cache.get_many(NAMESPACE, keys)
+        self.pieces = zip(texts, keys)
         result = self._mapping(tree)
         if self.new:
             self.cache.put_many(NAMESPACE, self.new)
@@ -145,28 +134,17 @@ class _Reader:
     def _mapping(self, tree: list[Entry]) -> dict[Any, Any]:
         mapping: dict[Any, Any] = {}
         for entry in tree:
-            first = self.read
             key, value = self._one(*next(self.pieces))
-            self.read += 1
             if len(entry) == 4:
                 if value is not None:
                     raise _Fallback
                 value = self._mapping(entry[3])
-                if self.kept is not None:  # made of the same pieces as in the last run: the same object
-                    pieces = ("mapping", *self.keys[first:self.read])
-                    before = self.kept.get(pieces)
-                    value = value if before is None else before
-                    self.kept.put(pieces, value)
             mapping[key] = value
         return mapping
 
     def _one(self, piece: tuple[str, int], key: str) -> tuple[Any, Any]:
         """The one entry ``piece`` holds (from the cache, else parsed and remembered)."""
-        value = self.values.get(key)
-        if value is None:
-            value = self._value(piece, key)
-        if self.kept is not None:
-            self.kept.put(key, value)
+        value = self._value(piece, key)
         if not isinstance(value, dict) or len(value) != 1:
             raise _Fallback
         return next(iter(value.items()))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import resident
 from ..errors import Diagnostic, Location, SchemaError, pointer
 from ..schema import Definition, Schema, SchemaSet, wrap
 from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas, not_a_schema
@@ -45,7 +44,6 @@ def normalise_document(document: dict[str, Any], display: str) -> SchemaSet:
     return SchemaSet(definitions)
 
 
-@resident.per_object
 def _definition(raw: Any, display: str, here: str, name: str) -> Definition:
     """The component ``name`` of a document, read from ``raw`` at ``here``."""
     return Definition("#" + here, name, _rewrite(wrap(raw, Location(display, here))))

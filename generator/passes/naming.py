@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Container
 from dataclasses import replace
 
-from .. import ir, resident
+from .. import ir
 from ..errors import Reporter
 from ..names import (FIELD_RESERVED, FORMAT_NAMES, MODULE_NAMES, OUTPUT_NAMES, RESERVED, Both, identifier,
                      portable_wire_name, unique)
@@ -25,7 +25,7 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
     for d in sorted(module.declarations, key=lambda d: (d.inline, not _valid(d.name, reserved))):
         renamed[d.name] = unique(identifier(d.name, style="pascal", reserved=reserved), taken)
     module = rename_all(module, renamed)
-    field_reserved = resident.same("field names reserved", FIELD_RESERVED | OUTPUT_NAMES | taken)
+    field_reserved = FIELD_RESERVED | OUTPUT_NAMES | taken
     declarations = tuple(
         _name_fields(d, field_reserved) if isinstance(d, ir.Model) else d for d in module.declarations
     )
@@ -38,7 +38,6 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
     return ir.Module(declarations, module.root)
 
 
-@resident.per_object
 def _name_fields(model: ir.Model, module_reserved: frozenset[str]) -> ir.Model:
     formats = {t.format for f in model.fields for t in types(f.type) if isinstance(t, ir.Scalar) and t.format}
     reserved = Both(module_reserved, {FORMAT_NAMES[f] for f in formats})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import ir, resident
+from .. import ir
 from ..errors import Reporter
 from .walk import declaration_refs
 
@@ -18,6 +18,5 @@ def check_refs(module: ir.Module, reporter: Reporter) -> ir.Module:
     return module
 
 
-@resident.per_object
 def _targets(d: ir.Declaration) -> tuple[str, ...]:
     return tuple(declaration_refs(d))

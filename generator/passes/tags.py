@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import ir, resident
+from .. import ir
 from ..errors import Reporter
 from .where import location
 from .walk import top_types, types
@@ -39,12 +39,10 @@ def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
     return ir.Module(tagged, module.root)
 
 
-@resident.per_object
 def _unions(d: ir.Declaration) -> tuple[ir.Union, ...]:
     return tuple(u for top in top_types(d) for u in types(top) if isinstance(u, ir.Union))
 
 
-@resident.per_object
 def _with_tag(model: ir.Model, tag: ir.Tag | None) -> ir.Model:
     """The model with its tag; a tag property typed only ``str`` becomes ``Literal[tag]`` (the
     discriminator says so), so that a type checker can narrow the union on it."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 
-from .. import ir, resident
+from .. import ir
 
 
 def children(t: ir.Type) -> tuple[ir.Type, ...]:
@@ -112,7 +112,6 @@ def rename_all(module: ir.Module, renamed: Mapping[str, str]) -> ir.Module:
     return ir.Module(declarations, rename(module.root) if module.root else None)
 
 
-@resident.per_object
 def _names_in(d: ir.Declaration) -> frozenset[str]:
     """The names ``d``'s types mention: references and the members a union's tags name."""
     names: set[str] = set()

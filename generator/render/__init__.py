@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,20 +21,13 @@ BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 
 def environment(template_dir: Path | None = None) -> jinja2.Environment:
     """Templates from ``template_dir`` first (a user's overrides), then the built-in ones. (Jinja is
-    imported here: a run with nothing to do never renders.) With no template of the user's, one
-    environment serves every run of the process (a server's): its compiled templates are the
-    generator's own, which do not change while it runs."""
-    return _environment(template_dir) if own_templates(template_dir) else _builtin_environment()
+    imported here: a run with nothing to do never renders.)"""
+    return _environment(template_dir if own_templates(template_dir) else None)
 
 
 def own_templates(template_dir: Path | None) -> bool:
     """A template folder with templates of its own: they may lay a module out in any way."""
     return template_dir is not None and template_dir.is_dir() and any(template_dir.glob("*.jinja"))
-
-
-@cache
-def _builtin_environment() -> jinja2.Environment:
-    return _environment(None)
 
 
 def _environment(template_dir: Path | None) -> jinja2.Environment:

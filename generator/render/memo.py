@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .. import ir, resident
+from .. import ir
 from ..cache import digest
 from ..reads import Reads
 from ..cache import digests as prefixed
@@ -183,14 +183,12 @@ def _bucket(key: str) -> int:
     return int(key[0], 16) % BUCKETS
 
 
-@resident.per_object
 def _digest(d: ir.Declaration) -> str:
     """A digest of everything ``d`` says: its ``repr`` names every field of every node (a test checks
     that no IR field is left out of it), and is 2-3 times as fast as pickling."""
     return digest(repr(d))
 
 
-@resident.per_object
 def _entries(data: bytes | None) -> dict[str, bytes]:
     """The entries a run kept for a module and variant: each one's key and pickled bytes."""
     if data is None:
@@ -202,7 +200,6 @@ def _entries(data: bytes | None) -> dict[str, bytes]:
     return entries if isinstance(entries, dict) else {}
 
 
-@resident.per_object
 def _load(data: bytes | None) -> _Entry | None:
     if data is None:
         return None

@@ -8,7 +8,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ... import resident
 from ...cache import digest, digests
 from .batch import BATCH, _format_chunk, format_statements
 from .black_mode import LINE_LENGTH, SCHEME, TARGET, black_version
@@ -22,8 +21,6 @@ if TYPE_CHECKING:
 
 
 J = TypeVar("J")
-KEPT = 200_000
-"""Chunks a resident process keeps in memory at most (past that, it starts again from the cache)."""
 
 
 @dataclass
@@ -57,18 +54,6 @@ class Session:
     statements: dict[Piece, str | None] = field(default_factory=dict)
     stats: Stats = field(default_factory=Stats)
     _token: Any = None
-
-    def __post_init__(self) -> None:
-        """In a resident process (``resident``), what earlier runs formatted is known from the start:
-        each entry is keyed by the text it formats, for the black that the generator pins."""
-        kept = resident.table("format")
-        if kept is None:
-            return
-        known = kept.get("known")
-        if known is None or len(known[0]) > KEPT:
-            known = (self.chunks, self.kinds, self.statements)
-        kept.put("known", known)
-        self.chunks, self.kinds, self.statements = known
 
     def __enter__(self) -> Session:
         self._token = _current.set(self)
