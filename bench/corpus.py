@@ -62,18 +62,20 @@ import msgspec
 import yaml
 from jsonschema.validators import validator_for
 from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT7
 from referencing.exceptions import NoSuchResource
+from referencing.jsonschema import DRAFT7
 
 ROOT = Path(__file__).resolve().parent.parent
 for _folder in (ROOT, ROOT / "bench"):
     if str(_folder) not in sys.path:
         sys.path.insert(0, str(_folder))
 
-from generator import render  # noqa: E402
 from modules import defined_names, describe, exec_module, forget_module, one_line  # noqa: E402
-from generator.errors import Reporter, SchemaError  # noqa: E402
-from generator.inputs import Input, to_ir  # noqa: E402
+
+from generator.diagnostics import Reporter, SchemaError  # noqa: E402
+from generator.project.inputs import Input
+from generator.project.pipeline import Renderer, to_ir  # noqa: E402
+from generator.render.options import RenderOptions  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "schemastore"
 VARIANTS = ("dataclass", "typeddict", "msgspec")
@@ -268,23 +270,23 @@ def task_schemagen(corpus: Path, name: str, variants: Sequence[str] = VARIANTS, 
     finally:
         result["seconds"]["to_ir"] = time.perf_counter() - start
         result["warnings"] = len(reporter.warnings)
-    environment = _environment()
+    renderer = _renderer()
     for variant in variants:
         start = time.perf_counter()
-        result["variants"][variant] = _generate(module, variant, path.name, environment, corpus, name, decode, result)
+        result["variants"][variant] = _generate(module, variant, path.name, renderer, corpus, name, decode, result)
         result["seconds"][variant] = time.perf_counter() - start
     return result
 
 
-_ENVIRONMENT: Any = None
+_RENDERER: Renderer | None = None
 
 
-def _environment() -> Any:
-    """One Jinja environment per process (made before the children are forked, it is theirs too)."""
-    global _ENVIRONMENT
-    if _ENVIRONMENT is None:
-        _ENVIRONMENT = render.environment()
-    return _ENVIRONMENT
+def _renderer() -> Renderer:
+    """One renderer per process, as a command has (made before the children are forked, it is theirs too)."""
+    global _RENDERER
+    if _RENDERER is None:
+        _RENDERER = Renderer(None, RenderOptions())
+    return _RENDERER
 
 
 def warm_up() -> None:
@@ -294,14 +296,14 @@ def warm_up() -> None:
         path.write_text(json.dumps({"title": "Warm", "type": "object", "properties": {"a": {"type": "string"}}}))
         module = to_ir(Input("warm", path, path.name), path.parent, Reporter())
         for variant in VARIANTS:
-            render.render(module, variant, path.name, _environment())
+            _renderer().render(module, variant, path.name)
 
 
-def _generate(module: Any, variant: str, label: str, environment: Any, corpus: Path, name: str, decode: bool,
+def _generate(module: Any, variant: str, label: str, renderer: Renderer, corpus: Path, name: str, decode: bool,
               result: Result) -> Result:
     phase(f"render {variant}")
     try:
-        source = render.render(module, variant, label, environment)
+        source = renderer.render(module, variant, label)
     except SchemaError as exc:
         return _outcome("error", one_line(str(exc)), "render")
     except Exception as exc:  # noqa: BLE001

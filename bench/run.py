@@ -373,9 +373,9 @@ def main(argv: list[str] | None = None) -> int:
             bench.case("openai", folder, edit_yaml_component(text, component), [(OPENAI, "openapi")])
         if "subsets" in cases:
             import yaml
-
-            from generator.load import read_document
             from subset import closed_subset
+
+            from generator.frontend.read import read_document
 
             document = read_document(OPENAI, "openapi.yaml")
             for size in SUBSETS[:2] if args.quick else SUBSETS:

@@ -1,4 +1,4 @@
-"""The command line: ``generate``, ``render``, ``ir``. Problems are reported, never raised at the user."""
+"""The command line: ``generate``, ``render``, ``ir``, ``diff``. Problems are reported, never raised at the user."""
 
 from __future__ import annotations
 
@@ -10,15 +10,16 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from . import config as configuration, generate as job, render as rendering
-from .config import ALL_VARIANTS, DIALECTS, InputSpec
-from .errors import Diagnostic, Reporter, SchemaError
-from .inputs import discover, to_ir
-from .ir_json import dumps
-from .link import Linker
-from .positions import locate
+from .diagnostics import Diagnostic, SchemaError
+from .diagnostics.positions import locate
+from .ir.dump import dumps
+from .project import config as configuration, write
+from .project.config import ALL_VARIANTS, DIALECTS, InputSpec
+from .project.inputs import discover
+from .project.link import Linker
+from .project.pipeline import Renderer
+from .project.plan import plan
 from .render.format import FormatError
-
 
 #: Schemas nest; the pipeline recurses with them. A thread with a deep stack keeps a
 #: thousand-level schema from ending in RecursionError; deeper still is a clean error.
@@ -92,14 +93,14 @@ def _parser() -> argparse.ArgumentParser:
 
 def _generate(args: argparse.Namespace) -> int:
     cfg = configuration.load(args.project)
-    result = job.plan(cfg)
+    result = plan(cfg)
     _warn(args, result.warnings)
-    changes = job.compare(cfg.output, result.files)
+    changes = write.compare(cfg.output, result.files)
     label = cfg.output.resolve().relative_to(cfg.root.resolve()).as_posix()
     if args.check:
         stale = changes.written + changes.removed
         if stale:
-            sys.stdout.write(job.diff(cfg.output, result.files, changes, label))
+            sys.stdout.write(write.diff(cfg.output, result.files, changes, label))
             missing = [p for p in changes.written if not (cfg.output / p).exists()]
             for title, paths in (("missing", missing), ("extra (their input is gone)", changes.removed)):
                 if paths:
@@ -109,7 +110,7 @@ def _generate(args: argparse.Namespace) -> int:
             return 1
         print(f"{label}/ is up to date ({len(changes.unchanged)} files)", file=sys.stderr)
         return 0
-    job.apply(cfg.output, result.files, changes)
+    write.apply(cfg.output, result.files, changes)
     print(f"{label}/: {len(changes.written)} written, {len(changes.unchanged)} unchanged, "
           f"{len(changes.removed)} removed, {len(result.warnings)} warnings", file=sys.stderr)
     return 0
@@ -130,8 +131,8 @@ def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
 
 
 def _render(args: argparse.Namespace) -> int:
-    return _one(args, lambda module, display, cfg: rendering.render(
-        module, args.variant, display, rendering.environment(cfg.templates), cfg.options))
+    return _one(args, lambda module, display, cfg: Renderer(cfg.templates, cfg.options).render(
+        module, args.variant, display))
 
 
 def _ir(args: argparse.Namespace) -> int:
@@ -140,7 +141,7 @@ def _ir(args: argparse.Namespace) -> int:
 
 def _diff(args: argparse.Namespace) -> int:
     """The inputs at ``--base`` and in the working tree, lowered and compared; one line per change."""
-    from . import changes, report, revision
+    from .review import changes, report, revision
 
     try:
         old, new = revision.then_and_now(args.project, args.base)

@@ -6,8 +6,8 @@ import builtins
 import keyword
 import re
 import unicodedata
-from functools import lru_cache
 from collections.abc import Container
+from functools import lru_cache
 
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W_]+")
 #: Names a class must not take: keywords, soft keywords and builtins (it would shadow them).

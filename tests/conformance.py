@@ -25,9 +25,10 @@ for _folder in (ROOT, ROOT / "bench"):
     if str(_folder) not in sys.path:
         sys.path.insert(0, str(_folder))
 
-from generator import render  # noqa: E402
-from generator.errors import Reporter, SchemaError  # noqa: E402
-from generator.inputs import Input, to_ir  # noqa: E402
+from generator.diagnostics import Reporter, SchemaError  # noqa: E402
+from generator.project.inputs import Input
+from generator.project.pipeline import Renderer, to_ir  # noqa: E402
+from generator.render.options import RenderOptions  # noqa: E402
 from modules import describe, loaded  # noqa: E402
 
 SUITE = "corpora/json-schema-test-suite/tests"
@@ -36,6 +37,8 @@ DIALECTS = {"draft7": "http://json-schema.org/draft-07/schema#",
             "draft2020-12": "https://json-schema.org/draft/2020-12/schema"}
 """The suite's test folder, relative to ``../shared``."""
 DRAFTS = ("draft7", "draft2020-12")
+RENDERER = Renderer(None, RenderOptions())
+"""As ``generate`` renders: black's work shared between the cases."""
 
 
 
@@ -93,7 +96,7 @@ def build_decoder(schema: dict[str, Any], folder: Path) -> msgspec.json.Decoder[
     path = folder / "case.json"
     path.write_text(json.dumps(schema))
     module = to_ir(Input("case", path, "case.json", "jsonschema"), path.parent, Reporter())
-    source = render.render(module, "msgspec", "case", render.environment())
+    source = RENDERER.render(module, "msgspec", "case")
     with loaded(source, "case") as namespace:
         root = typing.Any if module.root is None else getattr(namespace, module.root)
         return msgspec.json.Decoder(root)

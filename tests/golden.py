@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator import render
-from generator.config import ALL_VARIANTS
-from generator.errors import Reporter, SchemaError
-from generator.inputs import Input, to_ir
+from generator.diagnostics import Reporter, SchemaError
+from generator.project.config import ALL_VARIANTS
+from generator.project.inputs import Input
+from generator.project.pipeline import to_ir
 from generator.render.options import RenderOptions
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -29,8 +29,9 @@ import msgspec
 import pytest
 
 from generator import render
-from generator.errors import Reporter
-from generator.inputs import Input, to_ir
+from generator.diagnostics import Reporter
+from generator.project.inputs import Input
+from generator.project.pipeline import to_ir
 from golden import GOLDEN, ROOT
 from structural import Mismatch, check
 
@@ -766,7 +767,7 @@ def _generated(tmp_path: Path, schema: dict[str, Any], variant: str = "msgspec")
 
 
 def _error(tmp_path: Path, schema: dict[str, Any]) -> str:
-    from generator.errors import SchemaError
+    from generator.diagnostics import SchemaError
 
     path = tmp_path / "schema.json"
     path.write_text(json.dumps(schema))

@@ -13,8 +13,9 @@ from types import ModuleType
 import msgspec
 
 from generator import render
-from generator.errors import Reporter
-from generator.inputs import Input, to_ir
+from generator.diagnostics import Reporter
+from generator.project.inputs import Input
+from generator.project.pipeline import to_ir
 from generator.render.options import RenderOptions
 from golden import GOLDEN
 

@@ -29,9 +29,13 @@ from mypy import api
 
 from conftest import bench_module
 from fuzz_strategies import Case, documents, mutations
-from generator import render
-from generator.config import ALL_VARIANTS
-from generator.errors import SchemaError
+from generator.diagnostics import SchemaError
+from generator.project.config import ALL_VARIANTS
+from generator.project.pipeline import Renderer
+from generator.render.options import RenderOptions
+
+RENDERER = Renderer(None, RenderOptions())
+"""As ``generate`` renders: black's work shared between the examples."""
 
 
 corpus = bench_module("corpus")
@@ -116,10 +120,9 @@ def generate(case: Case, folder: Path) -> dict[str, str] | None:
     if module is None:
         return None
     sources: dict[str, str] = {}
-    environment = render.environment()
     for variant in ALL_VARIANTS:
         try:
-            source = render.render(module, variant, case.input_name, environment)
+            source = RENDERER.render(module, variant, case.input_name)
         except SchemaError:
             return None
         namespace = corpus.exec_module(source, f"fuzz {variant}")

@@ -19,9 +19,10 @@ import msgspec
 import pytest
 
 from generator import render
-from generator.config import ALL_VARIANTS
-from generator.errors import Reporter
-from generator.inputs import Input, to_ir
+from generator.diagnostics import Reporter
+from generator.project.config import ALL_VARIANTS
+from generator.project.inputs import Input
+from generator.project.pipeline import to_ir
 
 CANARY = "/tmp/schemagen-hostile-canary"
 HOSTILE = [

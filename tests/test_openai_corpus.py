@@ -23,9 +23,10 @@ from mypy import api
 from conftest import shared
 from corpus_tools import (defined_names, error_kind, group, mypy_errors, offending_type, source_line,
                           summarise_warnings)
-from generator import render
-from generator.errors import Reporter, SchemaError
-from generator.inputs import Input, to_ir
+from generator.diagnostics import Reporter, SchemaError
+from generator.project.inputs import Input
+from generator.project.pipeline import Renderer, to_ir
+from generator.render.options import RenderOptions
 
 PACKAGE = "openai_full"
 VARIANTS = ("dataclass", "typeddict", "msgspec")
@@ -41,7 +42,7 @@ class Corpus:
     reporter: Reporter
     ir_error: str | None = None
     crashes: dict[str, str] = field(default_factory=dict)
-    """Variant → traceback of ``render.render``."""
+    """Variant → traceback of rendering it."""
     modules: dict[str, ModuleType] = field(default_factory=dict)
     import_errors: dict[str, str] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
@@ -86,11 +87,11 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Corpus]:
     result.timed("to_ir (load, lower, passes)", time.perf_counter() - start)
 
     if result.ir_error is None:
-        env = render.environment()
+        renderer = Renderer(None, RenderOptions())  # as `generate` renders (black's work shared between modules)
         for variant in VARIANTS:
             start = time.perf_counter()
             try:
-                text = render.render(module, variant, "openapi.yaml", env)
+                text = renderer.render(module, variant, "openapi.yaml")
             except Exception:
                 result.crashes[variant] = traceback.format_exc()
             else:

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator import ir
-from generator.errors import Reporter
+from generator.diagnostics import Reporter
 
 ordering = importlib.import_module("generator.passes.order")  # the package exports the function `order`
 

@@ -1,4 +1,4 @@
-"""What the speed-ups (render/format/, cache.py, ``generate.plan``) promise, checked.
+"""What the speed-ups (``generator.cache``: the formatter, the store, the no-op run) promise, checked.
 
 - Cutting a module along chunks met before (``known.cut``) gives the chunks ``split`` gives, whatever
   part of them is known.
@@ -27,14 +27,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import generator.render as rendering
-from generator import cache as caching, config as configuration, generate
-from generator.config import ALL_VARIANTS
-from generator.errors import Reporter
-from generator.inputs import Input, to_ir
+from generator.cache import store as caching
+from generator.cache.format import Session
+from generator.cache.format.chunks import split
+from generator.cache.format.known import cut, pieces
+from generator.cache.format.stable import is_stable
+from generator.diagnostics import Reporter
+from generator.project import config as configuration, plan as generate
+from generator.project.config import ALL_VARIANTS
+from generator.project.inputs import Input
+from generator.project.pipeline import to_ir
 from generator.render import literals
-from generator.render.format import FormatError, Session, format_whole, is_stable, mode, split
-from generator.render.format.known import cut, pieces
+import generator.render as rendering
+from generator.render.format import FormatError, format_whole, mode
 from generator.render.options import RenderOptions
 from golden import ROOT, Case, cases
 
@@ -47,15 +52,9 @@ GOLDEN_MODULES = sorted(ROOT.glob("tests/golden/*/expected/*.py"))
 GENERATED_MODULES = sorted((ROOT / "generated").rglob("*.py"))
 
 
-@pytest.fixture
-def unformatted(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``render.render`` returns the module as the template wrote it, before black."""
-    monkeypatch.setattr(rendering, "format_source", lambda text: text)
-
-
 def _raw(source: Input, variant: str, options: RenderOptions = RenderOptions()) -> str:
     module = to_ir(source, ROOT, Reporter())
-    return rendering.render(module, variant, source.display, rendering.environment(), options)
+    return rendering.layout(module, variant, source.display, rendering.environment(), options)
 
 
 # --- the same bytes as whole-file black ---------------------------------------------------------------
@@ -68,7 +67,7 @@ def test_every_golden_output_and_generated_file_is_black_stable(path: Path) -> N
 
 @pytest.mark.parametrize("case", [c for c in cases() if not (c.folder / "expected" / "error.txt").exists()],
                          ids=lambda c: c.name)
-def test_formatting_by_declaration_is_whole_file_black_on_golden_cases(case: Case, unformatted: None) -> None:
+def test_formatting_by_declaration_is_whole_file_black_on_golden_cases(case: Case) -> None:
     for source in case.inputs:
         item = Input("case", source, source.relative_to(ROOT).as_posix(), case.dialect)  # type: ignore[arg-type]
         for variant in ALL_VARIANTS:
@@ -186,7 +185,7 @@ def test_formatting_by_declaration_is_whole_file_black_on_random_declarations(de
 
 
 def _openai_raw(tmp_path: Path, size: int | None) -> dict[str, str]:
-    from generator.load import read_document
+    from generator.frontend.read import read_document
     import yaml
 
     full = shared("corpora/openai/openapi.yaml")
@@ -198,10 +197,10 @@ def _openai_raw(tmp_path: Path, size: int | None) -> dict[str, str]:
                                   allow_unicode=True), encoding="utf-8")
     module = to_ir(Input("openai", path, "openapi.yaml"), path.parent, Reporter())
     env = rendering.environment()
-    return {v: rendering.render(module, v, "openapi.yaml", env) for v in ALL_VARIANTS}
+    return {v: rendering.layout(module, v, "openapi.yaml", env) for v in ALL_VARIANTS}
 
 
-def test_formatting_by_declaration_is_whole_file_black_on_openai(tmp_path: Path, unformatted: None) -> None:
+def test_formatting_by_declaration_is_whole_file_black_on_openai(tmp_path: Path) -> None:
     """Part of OpenAI's description (all of it with SCHEMAGEN_CONTRACT_FULL=1)."""
     full = os.environ.get("SCHEMAGEN_CONTRACT_FULL") == "1"
     raws = _openai_raw(tmp_path, None if full else 150)
@@ -217,11 +216,11 @@ def test_formatting_by_declaration_is_whole_file_black_on_openai(tmp_path: Path,
 def test_a_module_cut_along_cached_chunks_is_formatted_as_whole_file_black(tmp_path: Path) -> None:
     declarations = [f'class M{i}(Struct):\n    """Doc {i}."""\n\n    x: int = {i}\n' for i in range(6)]
     text = "from msgspec import Struct\n\n\n" + "\n\n".join(declarations) + 'A = M1\n"""A."""\n'
-    with Session(caching.Cache(tmp_path)) as first:
-        assert first.format([text]) == [format_whole(text)]
+    first = Session(caching.Cache(tmp_path))
+    assert first.format([text]) == [format_whole(text)]
     edited = text.replace("Doc 3.", "Doc 3, edited;   and long " + "word " * 20).replace("x: int = 5", "x: int=5")
-    with Session(caching.Cache(tmp_path)) as second:
-        assert second.format([edited]) == [format_whole(edited)]
+    second = Session(caching.Cache(tmp_path))
+    assert second.format([edited]) == [format_whole(edited)]
     assert second.stats.cached == 6  # the header and every declaration but the two edited
     assert second.stats.whole + second.stats.by_statement + second.stats.as_is == 2
 
@@ -300,7 +299,7 @@ def test_a_second_run_with_nothing_changed_does_no_work(project: Path, cache_dir
         raise AssertionError("lowered or rendered again")
 
     monkeypatch.setattr(generate.Linker, "lower", fail)
-    monkeypatch.setattr(rendering, "render", fail)
+    monkeypatch.setattr(generate.Renderer, "render", fail)
     second = generate.plan(configuration.load(project))
     assert second.files == first.files and second.warnings == first.warnings
     assert second.files == {p: (ROOT / "generated" / p).read_text() for p in second.files}
@@ -358,7 +357,7 @@ def test_the_command_with_nothing_changed_does_not_import_black(project: Path, c
     again = _run(project, cache_dir, "-X", "importtime")
     assert again.returncode == 0 and "0 written" in again.stderr
     imported = {line.split("|")[-1].strip() for line in again.stderr.splitlines() if line.startswith("import time:")}
-    assert "black" not in imported and "generator.render.format" in imported
+    assert "black" not in imported and "jinja2" not in imported and "generator.cache.fingerprint" in imported
 
 
 
@@ -367,8 +366,9 @@ def test_the_command_with_nothing_changed_does_not_import_black(project: Path, c
 
 def test_a_definition_found_valid_is_not_checked_again_and_a_bad_one_always_is(
         cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from generator import validate
-    from generator.dialects import normalise
+    from generator.cache import verdicts
+    from generator.frontend import validate
+    from generator.frontend.dialects import normalise
 
     def schemas(kind: str) -> object:
         document = {"definitions": {"A": {"type": "string"}, "B": {"type": kind}}}
@@ -388,10 +388,10 @@ def test_a_definition_found_valid_is_not_checked_again_and_a_bad_one_always_is(
     monkeypatch.setattr(validate, "validator", Spy)
     store = caching.Cache(cache_dir)
     for _ in range(2):
-        validate.check(schemas("strng"), reporter := Reporter(), store)  # type: ignore[arg-type]
+        verdicts.check(schemas("strng"), reporter := Reporter(), store)  # type: ignore[arg-type]
         assert [str(d).split(": not a valid schema: ")[0] for d in reporter.errors] == ["x.json: #/definitions/B/type"]
     assert len(checked) == 3  # A once, B (invalid) both times
     checked.clear()
-    validate.check(schemas("integer"), Reporter(), store)  # type: ignore[arg-type]
-    validate.check(schemas("integer"), Reporter(), store)  # type: ignore[arg-type]
+    verdicts.check(schemas("integer"), Reporter(), store)  # type: ignore[arg-type]
+    verdicts.check(schemas("integer"), Reporter(), store)  # type: ignore[arg-type]
     assert len(checked) == 1  # the new B once

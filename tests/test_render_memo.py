@@ -1,4 +1,4 @@
-"""Rendering declaration by declaration through the cache (generator/render/memo.py) writes what
+"""Rendering declaration by declaration through the cache (generator/cache/memo.py) writes what
 rendering a module whole writes, whatever the cache holds from other modules and earlier versions."""
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator import ir, render
-from generator.cache import Cache
-from generator.config import ALL_VARIANTS
-from generator.errors import Reporter, SchemaError
-from generator.inputs import Input, to_ir
-from generator.render import memo as memoising
+from generator.cache import memo as memoising
+from generator.cache.store import Cache
+from generator.diagnostics import Reporter, SchemaError
+from generator.project.config import ALL_VARIANTS
+from generator.project.inputs import Input
+from generator.project.pipeline import to_ir
 from generator.render.options import RenderOptions
-from generator.render.view import build
 
 from fuzz_strategies import Case, documents, mutations
 from golden import ROOT, cases
@@ -31,13 +31,11 @@ ENV = render.environment()
 
 
 def whole(module: Any, variant: str, options: RenderOptions) -> str:
-    rules = render.VARIANTS[variant]
-    return ENV.get_template(rules.template).render(module=build(module, rules, "s.json", options))
+    return render.layout(module, variant, "s.json", ENV, options)
 
 
 def through(memo: memoising.Memo, module: Any, variant: str, options: RenderOptions) -> str:
-    rules = render.VARIANTS[variant]
-    return memo.render(module, rules, "s.json", ENV.get_template(rules.template), options)
+    return memo.layout(module, variant, "s.json", ENV, options)
 
 
 def lowered(schema: dict[str, Any], folder: Path) -> Any:

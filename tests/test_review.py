@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 import yaml
 
-from generator import changes, ir, report
+from generator import ir
+from generator.review import changes, report
 
 from golden import ROOT
 

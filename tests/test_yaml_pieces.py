@@ -1,4 +1,4 @@
-"""Reading YAML piece by piece (generator/yaml_pieces.py) gives what parsing the whole text gives."""
+"""Reading YAML piece by piece (generator/cache/yaml_pieces.py) gives what parsing the whole text gives."""
 
 from __future__ import annotations
 
@@ -13,14 +13,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import load, yaml_pieces
-from generator.cache import Cache
-
-_, LOADER = load._yaml()
+from generator.cache import yaml_pieces
+from generator.cache.store import Cache
+from generator.frontend import read
 
 
 def parse(text: str) -> Any:
-    return yaml.load(text, Loader=LOADER)
+    return read.load_yaml(text)
 
 
 class Counting:
@@ -158,8 +157,8 @@ def test_a_syntax_error_is_the_whole_texts(cache: Cache) -> None:
 def test_read_document_uses_pieces_for_long_yaml(tmp_path: Path, cache: Cache, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "doc.yaml"
     path.write_text(DOCUMENT, encoding="utf-8")
-    monkeypatch.setattr(load, "PIECES_FROM", 0)
-    assert load.read_document(path, "doc.yaml", cache) == parse(DOCUMENT)
+    monkeypatch.setattr(yaml_pieces, "PIECES_FROM", 0)
+    assert yaml_pieces.read_document(path, "doc.yaml", cache) == parse(DOCUMENT)
     with cache._connect() as db:  # type: ignore[union-attr]
         count = db.execute("SELECT COUNT(*) FROM entries WHERE namespace = ?", (yaml_pieces.NAMESPACE,)).fetchone()[0]
     assert count > 10

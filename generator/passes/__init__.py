@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import ir
-from ..errors import Reporter
+from ..diagnostics import Reporter
 from .defaults import check_defaults
 from .naming import name
 from .order import order

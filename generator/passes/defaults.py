@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import ir
-from ..errors import Reporter
-from ..values import fits
+from ..diagnostics import Reporter
+from ..ir.values import fits
 from .where import location
 
 

@@ -10,10 +10,10 @@ from collections.abc import Container
 from dataclasses import replace
 
 from .. import ir
-from ..errors import Reporter
+from ..diagnostics import Reporter
+from ..ir.walk import rename_all, types
 from ..names import (FIELD_RESERVED, FORMAT_NAMES, MODULE_NAMES, OUTPUT_NAMES, RESERVED, Both, identifier,
                      portable_wire_name, unique)
-from .walk import rename_all, types
 from .where import location
 
 

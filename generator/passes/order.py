@@ -15,8 +15,8 @@ import heapq
 from dataclasses import replace
 
 from .. import ir
-from ..errors import Reporter
-from .walk import map_types, refs
+from ..diagnostics import Reporter
+from ..ir.walk import map_types, refs
 from .where import location
 
 

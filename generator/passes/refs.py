@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .. import ir
-from ..errors import Reporter
-from .walk import declaration_refs
+from ..diagnostics import Reporter
+from ..ir.walk import declaration_refs
 
 
 def check_refs(module: ir.Module, reporter: Reporter) -> ir.Module:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import ir
-from ..errors import Reporter
+from ..diagnostics import Reporter
+from ..ir.walk import top_types, types
 from .where import location
-from .walk import top_types, types
 
 
 def tag(module: ir.Module, reporter: Reporter) -> ir.Module:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import ir
-from ..errors import Location
+from ..diagnostics import Location
 
 
 def location(d: ir.Declaration, *tokens: str) -> Location:

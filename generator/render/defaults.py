@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import ir
-from ..values import fits
+from ..ir.values import fits
 from . import literals
 from .annotations import TypeStyle
 from .imports import Imports

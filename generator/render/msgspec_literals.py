@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from .. import ir
-from ..values import fits
+from ..ir.values import fits
 
 
 def literals_fit(members: list[ir.Type]) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 from .. import ir
-from ..passes.walk import map_types
+from ..ir.walk import map_types
 from .msgspec_literals import fold, literals_fit
 
 ANY_OBJECT = ir.Map(ir.AnyType())

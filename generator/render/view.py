@@ -11,11 +11,11 @@ from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from .. import ir
+from ..ir.walk import map_types, refs, types
+from ..names import enum_member
 from . import literals
-from ..passes.walk import map_types, refs, types
 from .annotations import TypeStyle, annotation, describe, unenforced
 from .defaults import Builder
-from ..names import enum_member
 from .imports import Imports
 from .options import RenderOptions
 

@@ -1,0 +1,87 @@
+"""The no-op run: a project's last result, kept beside a fingerprint of everything it was made from.
+
+When the generator, the configuration (templates and options included) and every input's bytes are
+exactly those of the last run, that run's result is the answer: nothing is read, lowered, rendered
+or formatted (a run with nothing to do imports neither black, nor Jinja, nor jsonschema).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import pickle
+import sys
+from collections.abc import Iterable, Sequence
+from functools import cache
+from pathlib import Path
+
+from ..render.templates import BUILTIN_TEMPLATES
+from .store import Cache, digest
+
+NAMESPACE = "plan"
+SCHEME = "1"
+"""Bump it when what a kept result means changes without the generator's source changing."""
+
+
+def fingerprint(settings: str, templates: Path | None, inputs: Iterable[tuple[str, Sequence[Path]]]) -> str | None:
+    """A digest of the generator (``generator_digest``), the ``settings`` (a configuration's ``repr``),
+    the files of the ``templates`` folder, and each input's settings, file names and bytes (all inputs:
+    they may refer to each other). ``None`` when a file cannot be read (the run reports it)."""
+    # The hash seed too: the output must not depend on it, and a run under another seed (as the
+    # determinism tests do) then really runs instead of repeating an earlier run's result.
+    parts: list[str | bytes] = [SCHEME, generator_digest(), settings, os.environ.get("PYTHONHASHSEED", "")]
+    try:
+        if templates is not None:
+            parts += _folder(templates)
+        for described, files in inputs:
+            parts.append(described)
+            for path in files:
+                parts += [path.name, path.read_bytes()]
+    except OSError:
+        return None
+    return digest(*parts)
+
+
+@cache
+def generator_digest() -> str:
+    """This generator: its source, its built-in templates, and the libraries that shape its output
+    (the name and version of every package installed beside Jinja, black, PyYAML and jsonschema,
+    read off the ``*.dist-info`` folder names, so that a run with nothing to do imports none of them)."""
+    versions = [sys.version]
+    spec = importlib.util.find_spec("jinja2")
+    if spec is not None and spec.origin:
+        versions += sorted(p.name for p in Path(spec.origin).parent.parent.glob("*.dist-info"))
+    package = Path(__file__).resolve().parent.parent
+    code = [part for path in sorted(package.rglob("*.py")) if "__pycache__" not in path.parts
+            for part in (path.relative_to(package).as_posix(), path.read_bytes())]
+    return digest(*versions, *code, *_folder(BUILTIN_TEMPLATES))
+
+
+class Results:
+    """One result kept per ``scope`` (a project and configuration), replaced by each run: a cache does
+    not grow by a whole result at every edit."""
+
+    def __init__(self, store: Cache, scope: str) -> None:
+        self.store = store
+        self.slot = digest(NAMESPACE, scope)
+
+    def get(self, key: str) -> object | None:
+        """The result kept, if the run that wrote it had the fingerprint ``key``."""
+        data = self.store.get(NAMESPACE, self.slot)
+        if data is None or not data.startswith(key.encode()):
+            return None
+        try:
+            return pickle.loads(data[len(key):])
+        except Exception:  # written by another version of the classes: a miss
+            return None
+
+    def put(self, key: str, result: object) -> None:
+        self.store.put(NAMESPACE, self.slot, key.encode() + pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _folder(folder: Path) -> list[str | bytes]:
+    """The names and bytes of the files in ``folder`` (none if it is not there)."""
+    if not folder.is_dir():
+        return [str(folder)]
+    return [part for path in sorted(p for p in folder.rglob("*") if p.is_file())
+            for part in (path.relative_to(folder).as_posix(), path.read_bytes())]

@@ -1,0 +1,332 @@
+"""Planning a chunk: what black leaves, what it must format."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+from ...render.format import LINE_LENGTH, mode
+
+Piece = tuple[str, str]
+"""``("text", what black makes of this part)``, or a statement black formats on its own:
+``("module" | "body" | "header", its source)``."""
+Plan = tuple[Piece, ...]
+
+
+class _Unknown(Exception):
+    """Something the planner does not print; the chunk goes to black whole."""
+
+
+def plan_chunk(chunk: str) -> Plan | None:
+    """The pieces ``chunk`` is made of, or ``None`` when black must format it whole."""
+    try:
+        tree = ast.parse(chunk)
+    except (SyntaxError, ValueError):
+        return None
+    try:
+        return _Planner(chunk).plan(tree)
+    except _Unknown:
+        return None
+
+
+def is_stable(chunk: str) -> bool:
+    """Whether black leaves ``chunk`` exactly as it is (as far as the planner can tell)."""
+    plan = plan_chunk(chunk)
+    return plan is not None and all(kind == "text" for kind, _ in plan) and "".join(t for _, t in plan) == chunk
+
+
+class _Planner:
+    """Prints a chunk back statement by statement, the way black prints them.
+
+    Statements: a class (decorators, bases, keywords; a body of a docstring, annotated and plain
+    assignments, string statements, ``pass``), an assignment, string statements after either. Black's
+    normal form of string and number literals comes from black's own functions; code lines must fit.
+    The source of every piece, put back together, must be the chunk: nothing is left out.
+    """
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.encoded = source.encode()
+        self.ascii = source.isascii()
+        self.lines = source.splitlines(keepends=True)
+        self.offsets = [0]  # where each line starts, in bytes like the syntax tree's columns
+        for line in self.lines:
+            self.offsets.append(self.offsets[-1] + (len(line) if self.ascii else len(line.encode())))
+        self.pieces: list[Piece] = []
+        self.read: list[str] = []
+
+    def plan(self, tree: ast.Module) -> Plan:
+        for i, stmt in enumerate(tree.body):
+            if i == 0 and _is_string(stmt):
+                raise _Unknown  # a module docstring
+            if i and isinstance(tree.body[i - 1], ast.ClassDef):
+                self.add("\n\n")
+            self.statement(stmt, 0)
+        if "".join(self.read) != self.source:
+            raise _Unknown  # a comment or blank line black would treat on its own
+        merged: list[Piece] = []
+        for kind, text in self.pieces:
+            if merged and kind == "text" == merged[-1][0]:
+                merged[-1] = (kind, merged[-1][1] + text)
+            else:
+                merged.append((kind, text))
+        return tuple(merged)
+
+    def add(self, read: str, piece: Piece | None = None) -> None:
+        self.read.append(read)
+        self.pieces.append(piece or ("text", read))
+
+    def source_of(self, node: ast.stmt) -> str:
+        """The whole lines ``node`` is written on."""
+        return "".join(self.lines[node.lineno - 1:node.end_lineno])
+
+    def statement(self, stmt: ast.stmt, depth: int) -> None:
+        indent = "    " * depth
+        source = self.source_of(stmt)
+        if _is_string(stmt):
+            if source != indent + self.string(stmt.value, multiline=True) + "\n":  # type: ignore[attr-defined]
+                raise _Unknown
+            self.add(source)
+        elif isinstance(stmt, ast.ClassDef) and depth == 0:
+            self.class_(stmt)
+        elif isinstance(stmt, (ast.AnnAssign, ast.Assign, ast.Pass)):
+            try:
+                printed = self.code(indent + self.simple(stmt)) + "\n"
+            except _Unknown:
+                printed = None
+            self.add(source, None if printed == source else ("body" if depth else "module", source))
+        else:
+            raise _Unknown
+
+    def simple(self, stmt: ast.stmt) -> str:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.simple:
+            text = f"{stmt.target.id}: {self.expr(stmt.annotation)}"
+            return text if stmt.value is None else f"{text} = {self.expr(stmt.value)}"
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            return f"{stmt.targets[0].id} = {self.expr(stmt.value)}"
+        if isinstance(stmt, ast.Pass):
+            return "pass"
+        raise _Unknown
+
+    def class_(self, node: ast.ClassDef) -> None:
+        body = node.body
+        start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+        if getattr(node, "type_params", None) or body[0].lineno <= start:
+            raise _Unknown
+        header = "".join(self.lines[start - 1:body[0].lineno - 1])
+        try:
+            decorators = [self.code(f"@{self.expr(d)}") for d in node.decorator_list]
+            arguments = [self.expr(b) for b in node.bases] + [self.keyword(k) for k in node.keywords]
+            one_line = f"class {node.name}" + (f"({', '.join(arguments)})" if arguments else "") + ":"
+            layout = "".join(line + "\n" for line in [*decorators, *self.class_statement(node.name, arguments)])
+            if header not in (layout, "".join(line + "\n" for line in [*decorators, one_line])):
+                raise _Unknown
+        except _Unknown:
+            if "#" in header:
+                raise  # a comment in the class statement: black may move it
+            self.add(header, ("header", header))
+        else:
+            self.add(header, ("text", layout))  # black's layout of the class statement, written or not
+        if _is_string(body[0]):
+            docstring = self.source_of(body[0])
+            text = self.segment(body[0].value)  # type: ignore[attr-defined]
+            if docstring != "    " + text + "\n" or not _TRIPLE.fullmatch(text) or _black_docstring(text, 1) != text:
+                raise _Unknown
+            self.add(docstring)
+            body = body[1:]
+            if body:
+                self.add("\n")  # black's one blank line after a class docstring
+        for stmt in body:
+            self.statement(stmt, 1)
+
+    def class_statement(self, name: str, arguments: list[str]) -> list[str]:
+        """``class Name(arguments):`` the way black lays it out, from one line without a trailing comma:
+        on one line if it fits; else (two arguments or more) black's right-hand split after the bracket,
+        with the arguments on one line, or one per line with a trailing comma if that does not fit."""
+        line = f"class {name}" + (f"({', '.join(arguments)})" if arguments else "") + ":"
+        if self.fits(line):
+            return [line]
+        head = f"class {name}("
+        inner = "    " + ", ".join(arguments)
+        if len(arguments) < 2 or not self.fits(head):
+            raise _Unknown
+        if self.fits(inner):
+            return [head, inner, "):"]
+        return [head, *(self.code(f"    {argument},") for argument in arguments), "):"]
+
+    def fits(self, line: str) -> bool:
+        return (len(line) if line.isascii() else _width(line)) <= LINE_LENGTH
+
+    def code(self, line: str) -> str:
+        """A line of code: black leaves it as it is only if it fits (in columns: some characters take two)."""
+        if not self.fits(line):
+            raise _Unknown
+        return line
+
+    def segment(self, node: ast.expr) -> str:
+        start = self.offsets[node.lineno - 1] + node.col_offset
+        end = self.offsets[node.end_lineno - 1] + node.end_col_offset  # type: ignore[operator]
+        if self.ascii:
+            return self.source[start:end]
+        return self.encoded[start:end].decode()
+
+    def string(self, node: ast.Constant, *, multiline: bool = False) -> str:
+        """The literal as written, if it is one literal in black's normal form."""
+        text = self.segment(node)
+        if not (_TRIPLE.fullmatch(text) if multiline else _SINGLE.fullmatch(text)) or _black_string(text) != text:
+            raise _Unknown
+        return text
+
+    def keyword(self, k: ast.keyword) -> str:
+        if k.arg is None:
+            raise _Unknown
+        return f"{k.arg}={self.expr(k.value)}"
+
+    def expr(self, node: ast.expr) -> str:
+        if isinstance(node, ast.Name):
+            return node.id
+        if isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Name, ast.Attribute)):
+            return f"{self.expr(node.value)}.{node.attr}"
+        if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Name, ast.Attribute, ast.Subscript)):
+            index = node.slice
+            if isinstance(index, ast.Tuple):
+                if len(index.elts) < 2:
+                    raise _Unknown  # black's rules for a one-item tuple subscript differ
+                inner = ", ".join(self.expr(e) for e in index.elts)
+            else:
+                inner = self.expr(index)
+            return f"{self.expr(node.value)}[{inner}]"
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+            arguments = [self.expr(a) for a in node.args] + [self.keyword(k) for k in node.keywords]
+            return f"{self.expr(node.func)}({', '.join(arguments)})"
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr) and isinstance(node.right, _OPERANDS) \
+                and isinstance(node.left, (ast.BinOp, *_OPERANDS)):
+            return f"{self.expr(node.left)} | {self.expr(node.right)}"
+        if isinstance(node, ast.Constant):
+            return self.constant(node)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+                and type(node.operand.value) in (int, float):
+            return f"-{self.constant(node.operand)}"
+        if isinstance(node, ast.List):
+            return f"[{', '.join(self.expr(e) for e in node.elts)}]"
+        if isinstance(node, ast.Dict) and None not in node.keys:
+            pairs = (f"{self.expr(k)}: {self.expr(v)}" for k, v in zip(node.keys, node.values))  # type: ignore[arg-type]
+            return "{" + ", ".join(pairs) + "}"
+        if isinstance(node, ast.Lambda) and not _has_parameters(node.args):
+            return f"lambda: {self.expr(node.body)}"
+        raise _Unknown
+
+    def constant(self, node: ast.Constant) -> str:
+        value = node.value
+        if value is None or value is True or value is False:
+            return str(value)
+        if value is Ellipsis:
+            return "..."
+        if isinstance(value, str):
+            return self.string(node)
+        if type(value) in (int, float):
+            text = self.segment(node)
+            if _black_number(text) != text:
+                raise _Unknown
+            return text
+        raise _Unknown
+
+
+_OPERANDS = (ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.Constant)
+_SINGLE = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
+_TRIPLE = re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*"""', re.DOTALL)
+
+
+def _is_string(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+
+
+def _has_parameters(a: ast.arguments) -> bool:
+    return bool(a.posonlyargs or a.args or a.vararg or a.kwonlyargs or a.kwarg)
+
+
+def _width(line: str) -> int:
+    from black.strings import str_width
+
+    return int(str_width(line))
+
+
+def _leaf(kind: str, value: str) -> Any:
+    from blib2to3.pgen2 import token
+    from blib2to3.pytree import Leaf
+
+    return Leaf(getattr(token, kind), value)
+
+
+def _black_string(text: str) -> str:
+    """What black makes of a string literal that is not a docstring (``LineGenerator.visit_STRING``)."""
+    if text[0] == '"' and "\\" not in text:
+        return text  # no prefix, double quotes, no escape: black's normalisations have nothing to do
+    from black.strings import normalize_unicode_escape_sequences
+
+    leaf = _leaf("STRING", text)
+    normalize_unicode_escape_sequences(leaf)
+    return _normal_quotes(leaf.value)
+
+
+def _normal_quotes(text: str) -> str:
+    from black.strings import normalize_string_prefix, normalize_string_quotes
+
+    return str(normalize_string_quotes(normalize_string_prefix(text, mode())))
+
+
+def _black_number(text: str) -> str:
+    from black.numerics import normalize_numeric_literal
+
+    leaf = _leaf("NUMBER", text)
+    normalize_numeric_literal(leaf)
+    return str(leaf.value)
+
+
+def _black_docstring(text: str, depth: int) -> str:
+    """What black makes of a docstring literal at ``depth`` (``LineGenerator.visit_STRING``, line for line)."""
+    from black.nodes import is_multiline_string
+    from black.strings import fix_multiline_docstring, get_string_prefix, normalize_unicode_escape_sequences
+
+    leaf = _leaf("STRING", text)
+    if "\\" in text:
+        normalize_unicode_escape_sequences(leaf)
+        if re.search(r"\\\s*\n", leaf.value):
+            return _black_string(text)
+    docstring = _black_string(leaf.value)
+    prefix = get_string_prefix(docstring)
+    docstring = docstring[len(prefix):]
+    quote_char = docstring[0]
+    quote_len = 1 if docstring[1] != quote_char else 3
+    docstring = docstring[quote_len:-quote_len]
+    started_empty = not docstring
+    indent = "    " * depth
+    if is_multiline_string(leaf):
+        docstring = fix_multiline_docstring(docstring, indent)
+    else:
+        docstring = docstring.strip()
+    has_trailing_backslash = False
+    if docstring:
+        if docstring[0] == quote_char:
+            docstring = " " + docstring
+        if docstring[-1] == quote_char:
+            docstring += " "
+        if docstring[-1] == "\\":
+            backslash_count = len(docstring) - len(docstring.rstrip("\\"))
+            if backslash_count % 2:
+                docstring += " "
+                has_trailing_backslash = True
+    elif not started_empty:
+        docstring = " "
+    quote = quote_char * quote_len
+    value = prefix + quote + docstring + quote
+    if quote_len == 3:
+        lines = docstring.splitlines()
+        last_line_length = len(lines[-1]) if docstring and not docstring.endswith("\n") else 0
+        if (len(lines) > 1 and last_line_length + quote_len > LINE_LENGTH
+                and len(indent) + quote_len <= LINE_LENGTH and not has_trailing_backslash
+                and leaf.value[-1 - quote_len] != "\n"):
+            value = prefix + quote + docstring + "\n" + indent + quote
+    return _black_string(value)
+

@@ -1,0 +1,192 @@
+"""Reading a large YAML document piece by piece, each piece remembered by its text.
+
+After a one-component edit of a 3 MB description, parsing the whole text again is most of what a
+regeneration costs. So the text is cut along its block mappings: each top-level entry is a piece,
+and a large entry whose value is a block mapping (``components:``, then ``schemas:``) is cut again
+into its own entries. Each piece is parsed on its own, dedented, and its value is kept in the
+persistent cache under a digest of its text and indentation; the document is put back together from
+the pieces.
+
+The result is what parsing the whole text gives: the same keys in the same order (a repeated key
+keeps its first place and its last value, as PyYAML does), the same values, objects shared through
+an anchor still shared. That holds because a piece is cut only where YAML's own structure says an
+entry begins (a key at the mapping's indentation; nothing less indented inside it), because
+dedenting every line of a block alike changes no scalar in it, and because every piece must parse
+to exactly one entry. Anything else falls back to parsing the whole text (which also gives a syntax
+error its line and column): directives, document markers, an alias whose anchor is in another piece,
+a piece that parses to something other than one entry.
+"""
+
+from __future__ import annotations
+
+import pickle
+import re
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..frontend import read
+from .store import Cache, digests
+
+NAMESPACE = "yaml"
+SCHEME = "2"
+"""Bump it when what a cached piece means changes (the loader's settings, say)."""
+PIECES_FROM = 64 * 1024
+"""A YAML text at least this long is read piece by piece."""
+SPLIT = 16 * 1024
+"""An entry of fewer characters is parsed as one piece, not cut into its own entries (a component of
+OpenAI's description is one piece; ``paths:``, ``components:`` and ``schemas:`` are cut)."""
+
+_KEY = re.compile(r"[^\s#\-?\[\]{}!&*|>%@`,]")
+"""How a key starting an entry of a block mapping begins (after its indentation)."""
+_PARENT = re.compile(r"[^:\n]+:[ \t]*(?:#[^\n]*)?\n")
+"""A key line with nothing after the colon: its value is the block below it."""
+_CODE = re.compile(r"^( *)[^ \n\r#]", re.MULTILINE)
+"""A line that is neither blank nor a comment, and its indentation."""
+
+Parse = Callable[[str], Any]
+
+
+class _Fallback(Exception):
+    """This text is not cut into pieces: parse it whole."""
+
+
+def read_document(path: Path, display: str, store: Cache) -> Any:
+    """``frontend.read.read_document``, a long YAML text read piece by piece through ``store``."""
+    text = read.read_text(path, display)
+    if path.suffix == ".json" or len(text) < PIECES_FROM:
+        return read.parse(text, path.suffix, display)
+    return read.parse(text, path.suffix, display, lambda whole: load(whole, read.load_yaml, store, read.yaml_version()))
+
+
+def load(text: str, parse: Parse, cache: Cache | None, version: str) -> Any:
+    """``parse(text)``, computed piece by piece with ``cache`` (``version``: the parser's, for the keys)."""
+    if cache is None or text.startswith("\ufeff") or re.search(r"^(?:---|\.\.\.|%)", text, re.MULTILINE):
+        return parse(text)
+    try:
+        tree = _entries(text, 0, len(text), 0)
+        if not tree:
+            raise _Fallback
+        return _Reader(parse, cache, version).document(tree, text)
+    except _Fallback:
+        return parse(text)
+
+
+# A piece tree: for each entry of a mapping, either a leaf ``(start, end, indent)`` (text[start:end],
+# to dedent by ``indent``) or a node ``(start, end, indent, children)`` (its key line, then its entries).
+Entry = tuple[int, int, int] | tuple[int, int, int, list[Any]]
+
+
+@cache
+def _keys_at(indent: int) -> re.Pattern[str]:
+    """The code lines indented ``indent`` or less, found by the newline before them."""
+    return re.compile(rf"\n( {{0,{indent}}})(?=[^ \n\r#])")
+
+
+@cache
+def _margin(indent: int) -> re.Pattern[str]:
+    return re.compile(rf"^ {{1,{indent}}}", re.MULTILINE)
+
+
+def _entries(text: str, start: int, end: int, indent: int) -> list[Entry]:
+    """The entries of the block mapping ``text[start:end]`` (whole lines), whose keys are indented ``indent``."""
+    head = _CODE.match(text, start) if start == 0 else None  # (no newline before the first line)
+    found = [(start, head[1])] if head and len(head[1]) <= indent else []
+    found += [(m.start() + 1, m[1]) for m in _keys_at(indent).finditer(text, max(start - 1, 0), end)]
+    if any(len(spaces) < indent for _, spaces in found):
+        raise _Fallback  # a line less indented than the keys: not a block mapping we know
+    starts = [position for position, _ in found]
+    if not starts or _CODE.search(text, start, starts[0]):
+        raise _Fallback  # no key, or text before the first one
+    if any(not _KEY.match(text, s + indent) for s in starts):
+        raise _Fallback  # a sequence item, a flow collection, an explicit key...
+    return [_entry(text, begin, stop, indent) for begin, stop in zip(starts, starts[1:] + [end])]
+
+
+def _entry(text: str, start: int, end: int, indent: int) -> Entry:
+    """One entry: cut into its own entries when it is large and its value is a block mapping."""
+    key_end = text.find("\n", start, end) + 1
+    if end - start >= SPLIT and key_end:
+        inner = _CODE.search(text, key_end, end)
+        if _PARENT.fullmatch(text, start + indent, key_end) and inner and len(inner[1]) > indent:
+            try:
+                return (start, end, indent, _entries(text, key_end, end, len(inner[1])))
+            except _Fallback:
+                pass  # not a mapping of entries to cut: this entry is one piece
+    return (start, end, indent)
+
+
+class _Reader:
+    """Parses the pieces of a tree, in the order ``_mapping`` meets them, through the cache."""
+
+    def __init__(self, parse: Parse, cache: Cache, version: str) -> None:
+        self.parse = parse
+        self.cache = cache
+        self.version = version
+        self.found: dict[str, bytes] = {}
+        """Pieces in the cache: key → pickled value."""
+        self.new: dict[str, bytes] = {}
+
+    def document(self, tree: list[Entry], text: str) -> dict[Any, Any]:
+        texts: list[tuple[str, int]] = []
+        _texts(tree, text, texts)
+        key = digests(SCHEME, self.version)  # of a piece's text as it stands and its indentation
+        keys = [key(f"{indent} {piece}") for piece, indent in texts]
+        self.found = self.cache.get_many(NAMESPACE, keys)
+        self.pieces = zip(texts, keys)
+        result = self._mapping(tree)
+        if self.new:
+            self.cache.put_many(NAMESPACE, self.new)
+        return result
+
+    def _mapping(self, tree: list[Entry]) -> dict[Any, Any]:
+        mapping: dict[Any, Any] = {}
+        for entry in tree:
+            key, value = self._one(*next(self.pieces))
+            if len(entry) == 4:
+                if value is not None:
+                    raise _Fallback
+                value = self._mapping(entry[3])
+            mapping[key] = value
+        return mapping
+
+    def _one(self, piece: tuple[str, int], key: str) -> tuple[Any, Any]:
+        """The one entry ``piece`` holds (from the cache, else parsed and remembered)."""
+        value = self._value(piece, key)
+        if not isinstance(value, dict) or len(value) != 1:
+            raise _Fallback
+        return next(iter(value.items()))
+
+    def _value(self, piece: tuple[str, int], key: str) -> Any:
+        """The value of ``piece``, from the cache or parsed (and then written to the cache)."""
+        data = self.found.get(key)
+        if data is not None:
+            return pickle.loads(data)
+        try:
+            value = self.parse(_dedent(*piece))
+        except Exception:  # an error, or an alias whose anchor is elsewhere: the whole text says which
+            raise _Fallback from None
+        self.new[key] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        return value
+
+
+def _texts(tree: list[Entry], text: str, into: list[tuple[str, int]]) -> None:
+    """The text of every piece, in the order ``_mapping`` reads them."""
+    for entry in tree:
+        into.append(_piece(text, entry))
+        if len(entry) == 4:
+            _texts(entry[3], text, into)
+
+
+def _piece(text: str, entry: Entry) -> tuple[str, int]:
+    """The text of a leaf, or of a node's key line, and its indentation."""
+    start, end, indent = entry[:3]
+    if len(entry) == 4:
+        end = text.index("\n", start) + 1
+    return text[start:end], indent
+
+
+def _dedent(text: str, indent: int) -> str:
+    """``text`` without up to ``indent`` spaces at the start of every line: a piece to parse on its own."""
+    return _margin(indent).sub("", text) if indent else text

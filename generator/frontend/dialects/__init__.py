@@ -1,0 +1,40 @@
+"""Dialect detection and dispatch: every input becomes one canonical ``SchemaSet``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from ...diagnostics import Diagnostic, Location, Reporter, SchemaError
+from ..schema import SchemaSet
+from . import jsonschema, openapi
+
+Dialect = Literal["auto", "jsonschema", "openapi"]
+
+
+def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialect, default_name: str,
+              reporter: Reporter, wanted: Iterable[str] = ()) -> SchemaSet:
+    """``documents`` are (display path, parsed value); a folder input is a set of OpenAPI components.
+    ``wanted``: pointers into a JSON Schema document that other files refer to (see ``bundle``)."""
+    if folder or (dialect != "jsonschema" and len(documents) == 1 and openapi.component_name(documents[0][1])):
+        if dialect == "jsonschema":
+            raise SchemaError([Diagnostic(Location(documents[0][0]), "a folder input must hold OpenAPI component files")])
+        return openapi.normalise_components(documents)
+    display, document = documents[0]
+    if not isinstance(document, dict):
+        raise SchemaError([Diagnostic(Location(display), "not a schema: the document must be a JSON/YAML object")])
+    whole = "openapi" in document or "swagger" in document
+    if dialect == "openapi" and not whole:
+        return openapi.normalise_components(documents, default_name)
+    if dialect == "openapi" or (dialect == "auto" and whole):
+        version = str(document.get("openapi", document.get("swagger")))
+        if not (version.startswith("3.") or version == "2.0"):
+            key = "/openapi" if "openapi" in document else "/swagger"
+            raise SchemaError([Diagnostic(Location(display, key), f"unsupported OpenAPI version {version!r}",
+                                          "schemagen reads Swagger 2.0 and OpenAPI 3.0/3.1")])
+        return openapi.normalise_document(document, display)
+    if dialect == "auto" and not jsonschema.looks_like_a_schema(document):
+        raise SchemaError([Diagnostic(Location(display), "neither a JSON Schema nor an OpenAPI document: "
+                                      "no schema keyword, no `openapi:`, no component `$id`",
+                                      "check the file, or set its dialect under [[tool.schemagen.inputs]]")])
+    return jsonschema.normalise(document, display, default_name, reporter, wanted)

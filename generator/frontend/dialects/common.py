@@ -1,0 +1,59 @@
+"""Rewrites that more than one dialect needs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...diagnostics import Diagnostic, Location
+from ..schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP, Schema
+
+_JSON_TYPES = ((str, "a string"), (bool, "a boolean"), (int, "a number"), (float, "a number"), (list, "an array"))
+
+
+def map_subschemas(schema: Schema, rewrite: Callable[[Schema], Schema]) -> Schema:
+    """A copy of ``schema`` with ``rewrite`` applied to each direct subschema."""
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in ONE_SCHEMA and isinstance(value, Schema):
+            value = rewrite(value)
+        elif key in SCHEMA_LIST + ("items",) and isinstance(value, list):
+            value = [rewrite(v) if isinstance(v, Schema) else v for v in value]
+        elif key in SCHEMA_MAP and isinstance(value, dict):
+            value = {k: rewrite(v) if isinstance(v, Schema) else v for k, v in value.items()}
+        out[key] = value
+    return Schema(out, schema.loc)
+
+
+def not_a_schema(raw: Any, where: Location) -> Diagnostic | None:
+    """The error for a definition that is neither a schema object nor a boolean schema."""
+    if isinstance(raw, (dict, bool)):
+        return None
+    kind = next((name for t, name in _JSON_TYPES if isinstance(raw, t)), "null")
+    return Diagnostic(where, f"a definition must be a schema (an object or a boolean), not {kind}")
+
+
+def boolean_exclusive_bounds(schema: dict[str, Any]) -> None:
+    """Draft-04 / OpenAPI 3.0 ``exclusiveMinimum: true`` beside ``minimum`` → 2020-12 numbers."""
+    for bound, exclusive in (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")):
+        flag = schema.get(exclusive)
+        if isinstance(flag, bool):
+            del schema[exclusive]
+            if flag and bound in schema:
+                schema[exclusive] = schema.pop(bound)
+
+
+def tuple_items(schema: dict[str, Any]) -> None:
+    """Draft-07 array-form ``items`` (a tuple) → 2020-12 ``prefixItems`` + ``items``."""
+    if isinstance(schema.get("items"), list):
+        schema["prefixItems"] = schema.pop("items")
+        if "additionalItems" in schema:
+            schema["items"] = schema.pop("additionalItems")
+    else:
+        schema.pop("additionalItems", None)
+
+
+def drop_extensions(schema: dict[str, Any]) -> None:
+    """Vendor extensions (``x-…``) carry no type information."""
+    for key in [k for k in schema if isinstance(k, str) and k.startswith("x-")]:
+        del schema[key]

@@ -1,0 +1,234 @@
+"""JSON Schema (draft-04 to 2020-12) into the canonical ``SchemaSet``.
+
+Every ``$ref`` this document can answer itself (JSON pointers, ``$id`` base URIs, ``$anchor``s) is
+rewritten to ``#<pointer>`` of its target; a target that is not a definition becomes one, named
+after the last token of its pointer. Anything else (remote documents) is left for lowering to
+report as unresolved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import unquote, urldefrag, urljoin
+
+from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, pointer
+from ..schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP, Definition, Schema, SchemaSet, wrap
+from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas, not_a_schema, tuple_items
+
+#: Keywords that say nothing about values: a document with only these is a container of definitions.
+METADATA = frozenset(
+    {"$schema", "$id", "id", "title", "description", "$comment", "examples", "default", "$anchor",
+     "$vocabulary", "definitions", "$defs", "deprecated", "readOnly", "writeOnly"}
+)
+DEFINITION_CONTAINERS = ("definitions", "$defs")
+#: Keywords that may stand beside ``$ref`` in drafts 4 to 7, where other siblings are ignored.
+#: ``type`` stays: it only adds kinds that a target without a ``type`` lets through (``lower.kinds_beside``).
+LEGACY_REF_SIBLINGS = frozenset({"$ref", "description", "title", "default", "examples", "$comment", "$schema", "$id",
+                                 "id", "definitions", "$defs", "type"})
+LEGACY_DRAFTS = ("draft-04", "draft-06", "draft-07", "draft-03")
+
+
+#: Every keyword of JSON Schema draft-04 to 2020-12 that says something about values or structure.
+SCHEMA_KEYWORDS = frozenset({
+    "$schema", "$ref", "$defs", "definitions", "type", "properties", "required", "items", "prefixItems",
+    "additionalItems", "additionalProperties", "patternProperties", "anyOf", "oneOf", "allOf", "not", "enum",
+    "const", "if", "then", "else", "minLength", "maxLength", "pattern", "format", "minimum", "maximum",
+    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "contains",
+    "minProperties", "maxProperties", "propertyNames", "dependencies", "dependentSchemas", "dependentRequired",
+    "unevaluatedProperties", "unevaluatedItems", "$id", "id", "$anchor", "$dynamicRef", "$recursiveRef",
+})
+
+
+def looks_like_a_schema(document: dict[str, Any]) -> bool:
+    """An empty schema (``{}``, anything goes) or one with at least one schema keyword."""
+    return not document or bool(SCHEMA_KEYWORDS & document.keys())
+
+
+def normalise(document: Any, display: str, default_name: str, reporter: Reporter,
+              wanted: Iterable[str] = ()) -> SchemaSet:
+    """``wanted``: pointers (``#/…``) that other files refer to; each becomes a definition too."""
+    dialect = document.get("$schema") if isinstance(document, dict) else None
+    legacy = isinstance(dialect, str) and any(d in dialect for d in LEGACY_DRAFTS)
+    canonical = _Refs(document, legacy, display).rewrite(document, display, "")
+    root = _rewrite(wrap(canonical, Location(display)), legacy, reporter)
+    definitions: dict[str, Definition] = {}
+    if isinstance(root, Schema) and set(root) - METADATA:
+        body = Schema({k: v for k, v in root.items() if k not in DEFINITION_CONTAINERS}, root.loc)
+        title = root.get("title")
+        definitions["#"] = Definition("#", title if isinstance(title, str) and title.strip() else default_name, body)
+    for container in DEFINITION_CONTAINERS:
+        found = root.get(container) or {}
+        if not isinstance(found, dict):
+            raise SchemaError([Diagnostic(root.loc.child(container), f"`{container}` must be an object of schemas")])
+        for name, schema in found.items():
+            key = "#" + pointer(container, name)
+            problem = not_a_schema(schema, root.loc.child(container, name))
+            if problem:
+                reporter.error(problem.location, problem.message)
+            else:
+                definitions[key] = Definition(key, name, schema)
+    _add_pointer_targets(root, definitions, lambda raw, where: _rewrite(wrap(raw, where), legacy, reporter), wanted)
+    return SchemaSet(definitions)
+
+
+def _rewrite(schema: Schema, legacy: bool, reporter: Reporter) -> Schema:
+    """Drafts' spellings into 2020-12 ones, bottom-up, once for the whole document."""
+    schema = map_subschemas(schema, lambda s: _rewrite(s, legacy, reporter))
+    boolean_exclusive_bounds(schema)
+    tuple_items(schema)
+    drop_extensions(schema)
+    if legacy and "$ref" in schema:
+        ignored = sorted(set(schema) - LEGACY_REF_SIBLINGS)
+        if ignored:
+            reporter.warn(schema.loc, "keywords beside `$ref` are ignored before draft 2019-09: " + ", ".join(ignored))
+            for key in ignored:
+                del schema[key]
+    return schema
+
+
+def _add_pointer_targets(root: Schema, definitions: dict[str, Definition],
+                         read: Callable[[dict[str, Any], Location], Schema], wanted: Iterable[str]) -> None:
+    """A ``$ref`` to ``#/properties/a`` makes that subschema a definition (the same object); a
+    pointer into a plain object (``#/definitions/group/item``) reads the schema found there."""
+    pending: list[Definition | None] = [None, *definitions.values()]
+    while pending:
+        found = pending.pop()
+        for ref in (refs_of(found.schema) if found is not None else wanted):
+            if ref in definitions or not ref.startswith("#/"):
+                continue
+            target = _follow(root, ref[1:])
+            if isinstance(target, dict) and not isinstance(target, Schema):
+                target = read(target, Location(root.loc.path, ref[1:]))
+            if isinstance(target, Schema):
+                name = ref.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+                definitions[ref] = Definition(ref, name, target)
+                pending.append(definitions[ref])
+
+
+class _Refs:
+    """Where each ``$id`` and ``$anchor`` of a document is, and ``$ref``s rewritten to pointers."""
+
+    def __init__(self, document: Any, legacy: bool, display: str) -> None:
+        self.legacy = legacy
+        self.id_key = "id" if legacy and isinstance(document, dict) and isinstance(document.get("id"), str) \
+            and not isinstance(document.get("$id"), str) else "$id"
+        self.bases: dict[str, str] = {}
+        self.anchors: dict[str, str] = {}
+        self._index(document, display, "")
+        self.display = display
+        root_id = self._base(document, display) if isinstance(document, dict) else display
+        self.mirrored = root_id.rsplit("/", 1)[0] + "/" if "://" in root_id else None
+        """The folder URL of the root ``$id`` (``https://example.com/schemas/``): the schema folder
+        stands for it, so ``https://example.com/schemas/b.json`` is the file ``b.json`` beside this one."""
+
+    def _base(self, node: dict[str, Any], base: str) -> str:
+        ident = node.get(self.id_key)
+        if self.legacy and "$ref" in node:
+            return base  # before 2019-09, `$ref` makes its siblings (`$id` too) ignored
+        if isinstance(ident, str) and not ident.startswith("#"):
+            return urldefrag(_join(base, ident))[0]
+        return base
+
+    def _index(self, node: Any, base: str, here: str) -> None:
+        if not isinstance(node, dict):
+            return
+        new_base = self._base(node, base)
+        if new_base != base or here == "":
+            self.bases.setdefault(new_base, here)
+        anchor = node.get("$anchor")
+        if isinstance(anchor, str):
+            self.anchors.setdefault(f"{new_base}#{anchor}", here)
+        ident = node.get(self.id_key)
+        if isinstance(ident, str) and ident.startswith("#") and len(ident) > 1 and not ident.startswith("#/"):
+            self.anchors.setdefault(f"{new_base}{ident}", here)  # draft-06/07 plain-name fragments
+        for key, child, token in _subschemas(node):
+            self._index(child, new_base, here + token)
+
+    def rewrite(self, node: Any, base: str, here: str) -> Any:
+        if not isinstance(node, dict):
+            return node
+        base = self._base(node, base)
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key in ONE_SCHEMA and isinstance(value, dict):
+                value = self.rewrite(value, base, here + pointer(key))
+            elif key in SCHEMA_LIST + ("items",) and isinstance(value, list):
+                value = [self.rewrite(v, base, here + pointer(key, i)) for i, v in enumerate(value)]
+            elif key in SCHEMA_MAP and isinstance(value, dict):
+                value = {k: self.rewrite(v, base, here + pointer(key, k)) for k, v in value.items()}
+            out[key] = value
+        if isinstance(node.get("$ref"), str):
+            out["$ref"] = self.resolve(node["$ref"], base)
+        return out
+
+    def resolve(self, ref: str, base: str) -> str:
+        target, fragment = urldefrag(_join(base, ref))
+        if target not in self.bases and self.mirrored and target.startswith(self.mirrored):
+            target = urljoin(self.display, target[len(self.mirrored):])
+        if target not in self.bases:
+            # Another file beside this one: ``schemas/other.json#/definitions/X`` (the linker's job).
+            is_file = ":" not in target.split("/", 1)[0] and not target.startswith("//")
+            return f"{target}#{unquote(fragment)}" if is_file and (fragment == "" or fragment.startswith("/")) else ref
+        if fragment == "" or fragment.startswith("/"):
+            return "#" + self.bases[target] + unquote(fragment)
+        anchored = self.anchors.get(f"{target}#{fragment}")
+        return "#" + anchored if anchored is not None else ref
+
+
+def _join(base: str, ref: str) -> str:
+    """``urljoin`` that also keeps a fragment-only reference on a URN base (``urn:uuid:…#/a``)."""
+    if ref.startswith("#"):
+        return urldefrag(base)[0] + ref
+    return urljoin(base, ref)
+
+
+def _subschemas(node: dict[str, Any]) -> list[tuple[str, Any, str]]:
+    """(keyword, subschema, pointer suffix) for each direct subschema of a raw schema object."""
+    found = []
+    for key, value in node.items():
+        if key in ONE_SCHEMA and isinstance(value, dict):
+            found.append((key, value, pointer(key)))
+        elif key in SCHEMA_LIST + ("items",) and isinstance(value, list):
+            found.extend((key, v, pointer(key, i)) for i, v in enumerate(value))
+        elif key in SCHEMA_MAP and isinstance(value, dict):
+            found.extend((key, v, pointer(key, k)) for k, v in value.items())
+    return found
+
+
+def refs_of(schema: Any) -> list[str]:
+    """Every ``$ref`` string in ``schema`` and its subschemas."""
+    found: list[str] = []
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Schema):
+            if isinstance(node.get("$ref"), str):
+                found.append(node["$ref"])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+    return found
+
+
+#: Where a pointer written against draft-04 to 2019-09 arrays finds its target after ``tuple_items``.
+_TUPLE_SPELLINGS = {"items": "prefixItems", "additionalItems": "items"}
+
+
+def _follow(root: Any, json_pointer: str) -> Any:
+    node = root
+    tokens = [raw.replace("~1", "/").replace("~0", "~") for raw in json_pointer.split("/")[1:]]
+    for i, token in enumerate(tokens):
+        if isinstance(node, dict) and isinstance(node.get("prefixItems"), list) and (
+                (token == "items" and i + 1 < len(tokens) and tokens[i + 1].isdigit())
+                or (token == "additionalItems" and token not in node)):
+            token = _TUPLE_SPELLINGS[token]  # draft-07 `items: [...]` became `prefixItems`
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node

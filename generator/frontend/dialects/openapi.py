@@ -1,0 +1,137 @@
+"""OpenAPI 3.0/3.1 and Swagger 2.0 (whole documents, or folders of component files) into the
+canonical ``SchemaSet``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...diagnostics import Diagnostic, Location, SchemaError, pointer
+from ..schema import Definition, Schema, SchemaSet, wrap
+from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas, not_a_schema
+
+COMPONENTS = "#/components/schemas/"
+#: OpenAPI annotations with no bearing on the type.
+DROPPED = ("example", "externalDocs", "xml", "readOnly", "writeOnly")
+ANNOTATIONS = ("title", "description", "default", "deprecated", "examples")
+
+
+def component_name(document: Any) -> str | None:
+    """The component a single-component file declares through its ``$id``, if any."""
+    if isinstance(document, dict):
+        ident = document.get("$id")
+        if isinstance(ident, str) and ident.startswith(COMPONENTS) and len(ident) > len(COMPONENTS):
+            return ident[len(COMPONENTS):]
+    return None
+
+
+def normalise_document(document: dict[str, Any], display: str) -> SchemaSet:
+    """``components.schemas`` of an OpenAPI 3 document, or ``definitions`` of a Swagger 2.0 one."""
+    container = ("definitions",) if "swagger" in document else ("components", "schemas")
+    found: Any = document
+    for token in container:
+        found = found.get(token) if isinstance(found, dict) else None
+    definitions = {}
+    problems = []
+    for name, raw in (found if isinstance(found, dict) else {}).items():
+        here = pointer(*container, name)
+        problem = not_a_schema(raw, Location(display, here))
+        if problem:
+            problems.append(problem)
+        else:
+            definitions["#" + here] = _definition(raw, display, here, name)
+    if problems:
+        raise SchemaError(problems)
+    return SchemaSet(definitions)
+
+
+def _definition(raw: Any, display: str, here: str, name: str) -> Definition:
+    """The component ``name`` of a document, read from ``raw`` at ``here``."""
+    return Definition("#" + here, name, _rewrite(wrap(raw, Location(display, here))))
+
+
+def normalise_components(files: list[tuple[str, Any]], default_name: str | None = None) -> SchemaSet:
+    """A folder of component files: ``#/components/schemas/X`` is the file whose ``$id`` names X.
+
+    ``default_name`` names a lone component file that has no ``$id`` (its dialect set in config).
+    """
+    definitions: dict[str, Definition] = {}
+    problems = []
+    for display, document in files:
+        name = component_name(document)
+        if name is None and default_name and len(files) == 1 and isinstance(document, dict):
+            title = document.get("title")
+            name = title if isinstance(title, str) and title.strip() else default_name
+        if name is None:
+            problems.append(Diagnostic(
+                Location(display), "not an OpenAPI component file: no `$id: \"#/components/schemas/<Name>\"`",
+                "give it one, or move it out of the component folder"))
+            continue
+        key = "#" + pointer("components", "schemas", name)
+        if key in definitions:
+            first = definitions[key].schema.loc.path
+            problems.append(Diagnostic(Location(display, "/$id"), f"duplicate component {name!r}, also in {first}"))
+            continue
+        raw = {k: v for k, v in document.items() if k not in ("$id", "$schema")}
+        definitions[key] = Definition(key, name, _rewrite(wrap(raw, Location(display))))
+    if problems:
+        raise SchemaError(problems)
+    return SchemaSet(definitions)
+
+
+def _rewrite(schema: Schema) -> Schema:
+    schema = _nullable_members(schema)
+    schema = map_subschemas(schema, _rewrite)
+    boolean_exclusive_bounds(schema)
+    if schema.pop("x-nullable", False) is True:  # Swagger 2.0's spelling
+        schema["nullable"] = True
+    drop_extensions(schema)
+    for key in DROPPED:
+        schema.pop(key, None)
+    if isinstance(schema.get("discriminator"), dict):
+        schema["discriminator"] = _discriminator(schema["discriminator"])
+    if schema.pop("nullable", False) is True:
+        return _nullable(schema)
+    return schema
+
+
+def _nullable_members(schema: Schema) -> Schema:
+    """The 3.0 idiom ``allOf: [{$ref: X}, {nullable: true}]`` means "X or null": say it on the whole."""
+    members = schema.get("allOf")
+    if not isinstance(members, list):
+        return schema
+    marks = [m for m in members if isinstance(m, Schema) and m.get("nullable") is True
+             and set(m) <= {"nullable", *ANNOTATIONS}]
+    if not marks:
+        return schema
+    out = Schema({**schema, "allOf": [m for m in members if m not in marks], "nullable": True}, schema.loc)
+    for mark in marks:
+        for key in ANNOTATIONS:
+            if key in mark and key not in out:
+                out[key] = mark[key]
+    return out
+
+
+def _discriminator(raw: dict[str, Any]) -> dict[str, Any]:
+    """``mapping`` targets as definition keys: ``Dog`` and ``#/components/schemas/Dog`` alike."""
+    out: dict[str, Any] = {"propertyName": raw.get("propertyName")}
+    if isinstance(raw.get("mapping"), dict):
+        out["mapping"] = {
+            str(value): target if "#" in target else COMPONENTS + target
+            for value, target in raw["mapping"].items() if isinstance(target, str)
+        }
+    return out
+
+
+def _nullable(schema: Schema) -> Schema:
+    """``nullable: true`` → 3.1 style: ``null`` in the type list (and the enum), or an ``anyOf``."""
+    kind = schema.get("type")
+    if isinstance(kind, str) or isinstance(kind, list):
+        kinds = [kind] if isinstance(kind, str) else list(kind)
+        schema["type"] = kinds if "null" in kinds else kinds + ["null"]
+        if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
+            schema["enum"] = [*schema["enum"], None]
+        return schema
+    inner = Schema({k: v for k, v in schema.items() if k not in ANNOTATIONS}, schema.loc)
+    outer = {k: v for k, v in schema.items() if k in ANNOTATIONS}
+    outer["anyOf"] = [inner, Schema({"type": "null"}, schema.loc)]
+    return Schema(outer, schema.loc)

@@ -1,0 +1,75 @@
+"""Reading input files: JSON or YAML into plain Python values, with located errors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import Diagnostic, Location, SchemaError
+
+SUFFIXES = (".json", ".yaml", ".yml")
+
+
+def read_document(path: Path, display: str) -> Any:
+    """Parse one file; a syntax error names the file, line and column."""
+    return parse(read_text(path, display), path.suffix, display)
+
+
+def read_text(path: Path, display: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _fail(Location(display), f"cannot read file: {exc}")
+
+
+def parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any] | None = None) -> Any:
+    """The value of a file's text; ``yaml_parse``: what parses YAML (default ``load_yaml``), whose
+    YAML errors are reported with their line and column."""
+    if suffix == ".json":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise _fail(Location(display, line=exc.lineno, column=exc.colno), f"invalid JSON: {exc.msg}")
+    yaml, _ = _yaml()
+    try:
+        return (yaml_parse or load_yaml)(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else None
+        column = mark.column + 1 if mark else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise _fail(Location(display, line=line, column=column), f"invalid YAML: {problem}")
+
+
+def load_yaml(text: str) -> Any:
+    """PyYAML's safe loading, without timestamps (a date in a schema stays the string it was written as)."""
+    yaml, loader = _yaml()
+    return yaml.load(text, Loader=loader)
+
+
+def yaml_version() -> str:
+    """What ``load_yaml`` is: the library's version and the loader it builds on."""
+    yaml, loader = _yaml()
+    return f"{yaml.__version__} {loader.__mro__[1].__name__} no-timestamps"
+
+
+@cache
+def _yaml() -> tuple[Any, type[Any]]:
+    """PyYAML and its loader, imported when a run first reads YAML (a run with nothing to do never does)."""
+    import yaml
+
+    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        pass
+
+    Loader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    return yaml, Loader
+
+
+def _fail(location: Location, message: str) -> SchemaError:
+    return SchemaError([Diagnostic(location, message)])

@@ -1,0 +1,71 @@
+"""The normalised schema: what both dialects are rewritten into before lowering.
+
+A ``SchemaSet`` is JSON Schema 2020-12 in a canonical shape: every subschema is a ``Schema``
+(a dict that knows where it came from), every ``$ref`` is the key of a definition of the set,
+``null`` is spelt as a type or an ``anyOf`` member, and ``discriminator`` names the property
+that tells the members of a ``oneOf``/``anyOf`` apart. Dialect keywords are gone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..diagnostics import Location
+
+#: Keywords whose value is one subschema, a list of them, or a map of names to them.
+ONE_SCHEMA = (
+    "items", "additionalProperties", "not", "contains", "if", "then", "else",
+    "propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems",
+)
+SCHEMA_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
+SCHEMA_MAP = ("properties", "patternProperties", "definitions", "$defs", "dependentSchemas")
+
+
+class Schema(dict[str, Any]):
+    """A schema object together with the place it was read from."""
+
+    __slots__ = ("loc",)
+
+    def __init__(self, data: dict[str, Any], loc: Location) -> None:
+        super().__init__(data)
+        self.loc = loc
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    key: str
+    """What a canonical ``$ref`` says to name this definition."""
+    name: str
+    """The name the schema gives it (a definition key, a component name, a title)."""
+    schema: Schema
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaSet:
+    definitions: dict[str, Definition]
+    """By key, in document order; the root document (if it is a type itself) comes first."""
+
+
+_LISTS = frozenset(SCHEMA_LIST) | {"items"}
+
+
+def wrap(node: Any, loc: Location) -> Any:
+    """Turn every subschema of ``node`` into a ``Schema`` that knows its location."""
+    if isinstance(node, bool):
+        return Schema({} if node else {"not": Schema({}, loc)}, loc)
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in ONE_SCHEMA and isinstance(value, (dict, bool)):
+            out[key] = wrap(value, loc.child(key))
+        elif key in _LISTS and isinstance(value, list):
+            here = loc.child(key)
+            out[key] = [wrap(v, here.child(i)) for i, v in enumerate(value)]
+        elif key in SCHEMA_MAP and isinstance(value, dict):
+            here = loc.child(key)
+            out[key] = {k: wrap(v, here.child(k)) for k, v in value.items()}
+        else:
+            out[key] = value
+    return Schema(out, loc)

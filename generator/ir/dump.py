@@ -1,0 +1,24 @@
+"""The IR as stable JSON (``python -m generator ir PATH``): for reading, diffing and tests."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from . import nodes as ir
+
+
+def to_data(node: Any) -> Any:
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        data: dict[str, Any] = {"node": type(node).__name__}
+        for f in dataclasses.fields(node):
+            data[f.name] = to_data(getattr(node, f.name))
+        return data
+    if isinstance(node, (tuple, list)):
+        return [to_data(n) for n in node]
+    return node
+
+
+def dumps(module: ir.Module) -> str:
+    return json.dumps(to_data(module), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,183 @@
+"""The IR's nodes: what the schema means, in no dialect and for no backend.
+
+Every node is a small frozen dataclass. "May be absent" (``Field.required``), "may be null"
+(a ``Null`` member of a ``Union``) and "has a default" (``Field.default``) are three separate
+facts; each backend decides how to say them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal as _Literal, TypeAlias
+
+JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
+ScalarKind = _Literal["str", "int", "float", "bool"]
+LiteralValue: TypeAlias = "str | int | bool | None"
+#: What a string or number holds beyond its JSON type (each backend picks a Python type for it).
+Format = _Literal["date-time", "date", "time", "duration", "uuid", "decimal", "base64"]
+FORMATS: tuple[Format, ...] = ("date-time", "date", "time", "duration", "uuid", "decimal", "base64")
+
+
+@dataclass(frozen=True, slots=True)
+class Scalar:
+    kind: ScalarKind
+    format: Format | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AnyType:
+    """Any JSON value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Null:
+    """The JSON null value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A named declaration of this module, or of the output package ``module`` (another input)."""
+
+    name: str
+    module: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Array:
+    item: Type
+
+
+@dataclass(frozen=True, slots=True)
+class Map:
+    """A JSON object with arbitrary string keys."""
+
+    value: Type
+
+
+@dataclass(frozen=True, slots=True)
+class Tuple:
+    """A JSON array of exactly these items, in this order."""
+
+    items: tuple[Type, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Constraints:
+    """Limits on a value beyond its type; ``None`` means no limit."""
+
+    min_length: int | None = None
+    """Characters of a string, items of an array, or keys of an object."""
+    max_length: int | None = None
+    pattern: str | None = None
+    """A regular expression a string must contain a match of."""
+    ge: int | float | None = None
+    gt: int | float | None = None
+    le: int | float | None = None
+    lt: int | float | None = None
+    multiple_of: int | float | None = None
+    unique_items: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Constrained:
+    type: Type
+    constraints: Constraints
+
+
+@dataclass(frozen=True, slots=True)
+class Union:
+    members: tuple[Type, ...]
+    tag_field: str | None = None
+    """The wire name of the property whose value tells the (model) members apart, if the schema names one."""
+    tags: tuple[tuple[str, str], ...] = ()
+    """(member declaration, its value of ``tag_field``) where the schema says so beyond a ``const``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    values: tuple[LiteralValue, ...]
+
+
+Type: TypeAlias = Scalar | AnyType | Null | Ref | Array | Map | Tuple | Constrained | Union | Literal
+
+
+@dataclass(frozen=True, slots=True)
+class Default:
+    """A default value, as JSON."""
+
+    value: JSON
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str
+    """The Python identifier."""
+    wire_name: str
+    """The key in the JSON payload."""
+    type: Type
+    required: bool
+    default: Default | None = None
+    doc: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    """This model is one member of a tagged union: ``field`` (a wire name) holds ``value``."""
+
+    field: str
+    value: str | int
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a declaration was read from, for messages: a file and a JSON pointer in it."""
+
+    path: str
+    pointer: str
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    name: str
+    fields: tuple[Field, ...]
+    doc: str | None = None
+    closed: bool = False
+    """Unknown keys are an error (``additionalProperties: false``)."""
+    tag: Tag | None = None
+    inline: bool = False
+    """Declared inside another schema rather than under a name of its own."""
+    origin: Origin | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Alias:
+    name: str
+    type: Type
+    doc: str | None = None
+    inline: bool = False
+    origin: Origin | None = None
+
+
+Declaration: TypeAlias = Model | Alias
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    declarations: tuple[Declaration, ...]
+    root: str | None = None
+    """The name of the declaration that stands for the whole document, if any."""
+
+
+def union(*types: Type) -> Type:
+    """A flat union without repeats, ``None`` last; one member is that member."""
+    members: list[Type] = []
+    for t in types:
+        for m in t.members if isinstance(t, Union) else (t,):
+            if m not in members:
+                members.append(m)
+    if Null() in members:
+        members.remove(Null())
+        members.append(Null())
+    if any(isinstance(m, AnyType) for m in members):
+        return AnyType()
+    return members[0] if len(members) == 1 else Union(tuple(members))

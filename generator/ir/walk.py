@@ -1,0 +1,124 @@
+"""Small helpers for reading and rewriting IR types."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
+
+from . import nodes as ir
+
+
+def children(t: ir.Type) -> tuple[ir.Type, ...]:
+    """The types directly inside ``t``."""
+    match t:
+        case ir.Array(item):
+            return (item,)
+        case ir.Map(value):
+            return (value,)
+        case ir.Constrained(inner):
+            return (inner,)
+        case ir.Tuple(items) | ir.Union(items):
+            return items
+    return ()
+
+
+def rebuild(t: ir.Type, kids: tuple[ir.Type, ...]) -> ir.Type:
+    """``t`` with its direct children replaced by ``kids`` (as returned by ``children``)."""
+    match t:
+        case ir.Array():
+            return ir.Array(kids[0])
+        case ir.Map():
+            return ir.Map(kids[0])
+        case ir.Constrained():
+            return replace(t, type=kids[0])
+        case ir.Tuple():
+            return ir.Tuple(kids)
+        case ir.Union():
+            return replace(t, members=kids)
+    return t
+
+
+def types(t: ir.Type) -> Iterator[ir.Type]:
+    """``t`` and every type nested in it, outside in."""
+    yield t
+    for child in children(t):
+        yield from types(child)
+
+
+def refs(t: ir.Type) -> Iterator[str]:
+    """The names of this module's declarations that ``t`` mentions (not those of other inputs)."""
+    return (n.name for n in types(t) if isinstance(n, ir.Ref) and n.module is None)
+
+
+def map_types(t: ir.Type, change: Callable[[ir.Type], ir.Type]) -> ir.Type:
+    """Rebuild ``t`` bottom-up, passing every node through ``change``."""
+    kids = children(t)
+    if kids:
+        t = rebuild(t, tuple(map_types(k, change) for k in kids))
+    return change(t)
+
+
+def map_refs(t: ir.Type, rename: Callable[[str], str]) -> ir.Type:
+    def change(n: ir.Type) -> ir.Type:
+        if isinstance(n, ir.Ref) and n.module is None:
+            return ir.Ref(rename(n.name))
+        if isinstance(n, ir.Union) and n.tags:
+            return replace(n, tags=tuple((rename(member), value) for member, value in n.tags))
+        return n
+
+    return map_types(t, change)
+
+
+def top_types(d: ir.Declaration) -> Iterator[ir.Type]:
+    """The alias's type, or the type of each field of the model."""
+    if isinstance(d, ir.Alias):
+        yield d.type
+    else:
+        yield from (f.type for f in d.fields)
+
+
+def declaration_refs(d: ir.Declaration) -> Iterator[str]:
+    for t in top_types(d):
+        yield from refs(t)
+
+
+def all_types(module: ir.Module) -> Iterator[ir.Type]:
+    for d in module.declarations:
+        for t in top_types(d):
+            yield from types(t)
+
+
+def map_declaration_types(d: ir.Declaration, change: Callable[[ir.Type], ir.Type]) -> ir.Declaration:
+    if isinstance(d, ir.Alias):
+        return replace(d, type=change(d.type))
+    return replace(d, fields=tuple(replace(f, type=change(f.type)) for f in d.fields))
+
+
+def rename_all(module: ir.Module, renamed: Mapping[str, str]) -> ir.Module:
+    """``module`` with the declarations ``renamed`` names renamed, and every reference to them (a
+    declaration that neither is one nor names one stays the same object)."""
+    changed = {old for old, new in renamed.items() if old != new}
+    if not changed:
+        return module
+
+    def rename(name: str) -> str:
+        return renamed.get(name, name)
+
+    declarations = tuple(
+        replace(map_declaration_types(d, lambda t: map_refs(t, rename)), name=rename(d.name))
+        if d.name in changed or not changed.isdisjoint(_names_in(d)) else d
+        for d in module.declarations
+    )
+    return ir.Module(declarations, rename(module.root) if module.root else None)
+
+
+def _names_in(d: ir.Declaration) -> frozenset[str]:
+    """The names ``d``'s types mention: references and the members a union's tags name."""
+    names: set[str] = set()
+    for t in top_types(d):
+        for n in types(t):
+            if isinstance(n, ir.Ref) and n.module is None:
+                names.add(n.name)
+            elif isinstance(n, ir.Union):
+                names.update(member for member, _ in n.tags)
+    return frozenset(names)

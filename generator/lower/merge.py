@@ -1,0 +1,93 @@
+"""``allOf``: the members of an intersection folded into one schema (canonical form in, out).
+
+Properties are merged (a property in several members is the ``allOf`` of its schemas), required
+is the union, types intersect, bounds take the tighter value, enums intersect. The first member
+that documents something wins (the schema's own keywords come first). Types that cannot
+intersect raise ``Conflict``: an error in an ``allOf``, a branch that never matches in a union.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..diagnostics import Location, Reporter
+from ..frontend.schema import Schema
+
+LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
+UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
+FIRST_WINS = ("title", "description", "default", "examples", "deprecated", "$comment", "discriminator")
+NEVER = {"not": {}}
+
+
+class Conflict(Exception):
+    """The members cannot all hold at once: no value satisfies the intersection."""
+
+    def __init__(self, location: Location, message: str) -> None:
+        super().__init__(message)
+        self.location = location
+        self.message = message
+
+
+def fold(schema: Schema, resolve: Callable[[Schema], Schema | None], reporter: Reporter) -> Schema:
+    """``schema`` with its ``allOf`` members (``$ref``s resolved by ``resolve``) folded in.
+
+    Raises ``Conflict`` when the members' types cannot intersect.
+    """
+    parts: list[Schema] = [Schema({k: v for k, v in schema.items() if k != "allOf"}, schema.loc)]
+    for member in schema.get("allOf") or []:
+        if isinstance(member, Schema):
+            target = resolve(member)
+            if target is not None:
+                parts.append(target)
+    merged: dict[str, Any] = {}
+    for part in parts:
+        for key, value in part.items():
+            if key not in merged:
+                merged[key] = value
+            else:
+                merged[key] = _combine(key, merged[key], value, part, reporter)
+    return Schema(merged, schema.loc)
+
+
+def _combine(key: str, old: Any, new: Any, part: Schema, reporter: Reporter) -> Any:
+    if old == new or key in FIRST_WINS:
+        return old
+    if key == "properties" and isinstance(old, dict) and isinstance(new, dict):
+        out = dict(old)
+        for name, sub in new.items():
+            out[name] = Schema({"allOf": [out[name], sub]}, sub.loc) if name in out else sub
+        return out
+    if key == "required" and isinstance(old, list) and isinstance(new, list):
+        return old + [r for r in new if r not in old]
+    if key == "type":
+        return _intersect_types(old, new, part)
+    if key == "enum" and isinstance(old, list) and isinstance(new, list):
+        return [v for v in old if v in new]
+    if key in LOWER_BOUNDS and _numbers(old, new):
+        return max(old, new)
+    if key in UPPER_BOUNDS and _numbers(old, new):
+        return min(old, new)
+    if key == "additionalProperties":
+        if old == NEVER or new == NEVER:
+            reporter.warn(part.loc.child(key), "`additionalProperties: false` inside `allOf` is read as closing the merged object")
+            return NEVER
+        return Schema({"allOf": [old, new]}, part.loc)
+    if isinstance(old, Schema) and isinstance(new, Schema):
+        return Schema({"allOf": [old, new]}, part.loc)
+    reporter.warn(part.loc.child(key), f"`allOf` members disagree on `{key}`; the first one is kept")
+    return old
+
+
+def _intersect_types(old: Any, new: Any, part: Schema) -> Any:
+    a = [old] if isinstance(old, str) else list(old)
+    b = [new] if isinstance(new, str) else list(new)
+    both = [t for t in a if t in b or (t == "integer" and "number" in b)]
+    both += [t for t in b if t == "integer" and "number" in a and t not in both]
+    if not both:
+        raise Conflict(part.loc.child("type"), f"types {old!r} and {new!r} cannot both hold")
+    return both[0] if len(both) == 1 else both
+
+
+def _numbers(*values: Any) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)

@@ -1,0 +1,1 @@
+"""The application: a project's configuration and inputs, the stages run over them, and what is written."""

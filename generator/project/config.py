@@ -1,0 +1,101 @@
+"""``[tool.schemagen]`` in ``pyproject.toml``: where the inputs are and what to write."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import Diagnostic, Location, SchemaError
+from ..frontend.dialects import Dialect
+from ..render.options import RenderOptions
+
+DIALECTS = ("auto", "jsonschema", "openapi")
+ALL_VARIANTS = ("dataclass", "typeddict", "msgspec")
+
+
+@dataclass(frozen=True, slots=True)
+class InputSpec:
+    path: str
+    """Relative to the project root: a schema file or a folder of component files."""
+    name: str | None = None
+    """The output package; by default the file or folder name in snake_case."""
+    dialect: Dialect = "auto"
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    root: Path
+    schemas: Path
+    output: Path
+    templates: Path | None = None
+    variants: tuple[str, ...] = ALL_VARIANTS
+    inputs: tuple[InputSpec, ...] | None = None
+    """``None``: every schema file or folder directly under ``schemas``."""
+    options: RenderOptions = RenderOptions()
+
+
+def load(root: Path) -> Config:
+    """The configuration of the project at ``root`` (defaults when there is no table)."""
+    pyproject = root / "pyproject.toml"
+    table: dict[str, Any] = {}
+    if pyproject.is_file():
+        try:
+            table = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("schemagen", {})
+        except tomllib.TOMLDecodeError as exc:
+            raise SchemaError([Diagnostic(Location("pyproject.toml"), f"invalid TOML: {exc}")])
+    return from_table(root, table, "pyproject.toml")
+
+
+def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
+    where = Location(display, "/tool/schemagen")
+    problems: list[Diagnostic] = []
+
+    def fail(key: str, message: str) -> None:
+        problems.append(Diagnostic(where.child(key), message))
+
+    known = {"schemas", "output", "templates", "variants", "inputs", "enums"}
+    for key in sorted(set(table) - known):
+        fail(key, f"unknown setting {key!r}; expected one of: {', '.join(sorted(known))}")
+    for key in ("schemas", "output", "templates"):
+        if key in table and not isinstance(table[key], str):
+            fail(key, "must be a path (a string)")
+    variants = table.get("variants", list(ALL_VARIANTS))
+    if not isinstance(variants, list) or not variants or any(v not in ALL_VARIANTS for v in variants):
+        fail("variants", f"must be a non-empty list of: {', '.join(ALL_VARIANTS)}")
+        variants = list(ALL_VARIANTS)
+    enums = table.get("enums", "literal")
+    if enums not in ("literal", "class"):
+        fail("enums", 'must be "literal" (Literal aliases) or "class" (StrEnum/IntEnum classes)')
+    inputs = None
+    if "inputs" in table:
+        inputs = tuple(_input(entry, i, fail) for i, entry in enumerate(table["inputs"] or []))
+    if problems:
+        raise SchemaError(problems)
+    templates = table.get("templates")
+    return Config(
+        root=root,
+        schemas=root / table.get("schemas", "schemas"),
+        output=root / table.get("output", "generated"),
+        templates=root / templates if isinstance(templates, str) else None,
+        variants=tuple(v for v in ALL_VARIANTS if v in variants),
+        inputs=inputs,
+        options=RenderOptions(enums=enums if enums == "class" else "literal"),
+    )
+
+
+def _input(entry: Any, index: int, fail: Any) -> InputSpec:
+    key = f"inputs/{index}"
+    if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
+        fail(key, "each input needs a `path`")
+        return InputSpec("")
+    dialect = entry.get("dialect", "auto")
+    if dialect not in DIALECTS:
+        fail(key + "/dialect", f"dialect must be one of: {', '.join(DIALECTS)}")
+        dialect = "auto"
+    unknown = set(entry) - {"path", "name", "dialect"}
+    if unknown:
+        fail(key, f"unknown input setting(s): {', '.join(sorted(unknown))}")
+    name = entry.get("name")
+    return InputSpec(entry["path"], name if isinstance(name, str) else None, dialect)

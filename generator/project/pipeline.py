@@ -1,0 +1,97 @@
+"""The stages, in the order one input goes through them, and the choice of their speed-ups.
+
+    read → normalise (dialects) → bundle → validate → lower → passes        (``to_ir``)
+    layout (view model, templates) → format (black)                         (``Renderer``)
+
+Every stage is a pure function of its inputs. ``Stages.cached`` and ``Renderer`` put the cache's
+wrappers (``generator.cache``) in front of them when there is a cache; the result is the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from .. import ir, passes, render
+from ..cache import verdicts, yaml_pieces
+from ..cache.fingerprint import generator_digest
+from ..cache.format import Session
+from ..cache.memo import Memo
+from ..cache.store import Cache
+from ..diagnostics import Diagnostic, Location, Reporter, SchemaError
+from ..frontend import validate
+from ..frontend.bundle import Library, bundle
+from ..frontend.dialects import normalise
+from ..frontend.read import read_document
+from ..frontend.schema import SchemaSet
+from ..lower import External, lower
+from ..names import pascal
+from ..render.options import RenderOptions
+from .inputs import Input, display_path
+
+
+@dataclass(frozen=True, slots=True)
+class Stages:
+    """The front-end stage functions a run uses: the pure ones, or the cache's wrappers of them."""
+
+    read: Callable[[Path, str], Any] = read_document
+    check: Callable[[SchemaSet, Reporter], None] = validate.check
+
+    @classmethod
+    def cached(cls, store: Cache | None) -> Stages:
+        """With ``store``, long YAML is read piece by piece and definitions found valid are not checked again."""
+        if store is None:
+            return cls()
+        return cls(read=partial(yaml_pieces.read_document, store=store), check=partial(verdicts.check, store=store))
+
+
+def to_ir(source: Input, root: Path, reporter: Reporter, external: External | None = None,
+          library: Library | None = None, stages: Stages = Stages()) -> ir.Module:
+    """Read, normalise, bundle, validate, lower and run the passes; problems go to ``reporter`` (errors raise).
+
+    ``library`` says which referenced files that are not inputs are read (``bundle``; default: those
+    in ``source``'s folder); ``external`` resolves references to inputs (see ``link.Linker``); other
+    references to files are unresolved.
+    """
+    documents = [(display_path(p, root), stages.read(p, display_path(p, root))) for p in source.files]
+    if not documents:
+        raise SchemaError([Diagnostic(Location(source.display), "the folder holds no .json, .yaml or .yml file")])
+    schemas = normalise(documents, folder=source.path.is_dir(), dialect=source.dialect,
+                        default_name=pascal(source.path.stem) or "Model", reporter=reporter)
+    if source.path.is_file():
+        library = library or Library(root, source.path.parent, frozenset({source.display}))
+        schemas = bundle(schemas, source.display, library, reporter)
+    stages.check(schemas, reporter)
+    reporter.raise_errors()
+    module = lower(schemas, reporter, external)
+    reporter.raise_errors()
+    module = passes.run(module, reporter)
+    reporter.raise_errors()
+    return module
+
+
+class Renderer:
+    """Writes modules for one run: ``render.render``'s bytes, computed with the speed-ups.
+
+    Modules are formatted in one ``Session`` (black's work is shared between modules, and kept in
+    ``store`` when there is one). With a store and the built-in layout, each declaration's text is
+    taken from the memo while what it was made from holds (``scope``: whose entries those are).
+    """
+
+    def __init__(self, templates: Path | None, options: RenderOptions, store: Cache | None = None,
+                 scope: str = "") -> None:
+        self.env = render.environment(templates)
+        self.options = options
+        own = render.own_templates(templates)  # the memo knows the built-in layout only
+        self.memo = Memo(store, generator_digest(), scope) if store is not None and not own else None
+        self.session = Session(store)
+
+    def render(self, module: ir.Module, variant: str, source: str) -> str:
+        if self.memo is not None:
+            text = self.memo.layout(module, variant, source, self.env, self.options)
+        else:
+            text = render.layout(module, variant, source, self.env, self.options)
+        return self.session.format_one(text)

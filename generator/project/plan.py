@@ -1,0 +1,90 @@
+"""The main job: every input, every variant, into the output package, in memory; written only when
+all succeed (``write``)."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..cache.fingerprint import Results, fingerprint
+from ..cache.store import Cache
+from ..diagnostics import Diagnostic, SchemaError
+from .config import Config
+from .inputs import Input, discover
+from .link import Linker
+from .pipeline import Renderer, Stages
+from .write import MARKER
+
+PACKAGE_INIT = f"{MARKER}. Do not edit; run `make generate`.\n"
+
+
+@dataclass
+class Result:
+    files: dict[Path, str]
+    """Output path (relative to the output folder) → content."""
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+
+def plan(config: Config) -> Result:
+    """Everything generation would write, in memory; raises ``SchemaError`` with all problems.
+
+    When the inputs, templates, configuration and generator are exactly those of the last run (see
+    ``cache.fingerprint``), that run's result is taken from the cache: nothing is lowered, rendered or
+    formatted. Otherwise the stages run, with the cache's speed-ups (``pipeline``).
+    """
+    sources = discover(config)
+    store = Cache.from_environment()
+    key = fingerprint(repr(config), config.templates, [(repr(s), s.files) for s in sources])
+    results = Results(store, repr(config)) if store is not None and key is not None else None
+    if results is not None and key is not None:
+        kept = results.get(key)
+        if isinstance(kept, Result):
+            return kept
+    try:
+        result = _render_all(config, sources, store)
+    finally:
+        gc.unfreeze()
+    if results is not None and key is not None:
+        results.put(key, result)
+    return result
+
+
+def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Result:
+    renderer = Renderer(config.templates, config.options, store, scope=repr(config))
+    files: dict[Path, str] = {Path("__init__.py"): PACKAGE_INIT, Path("py.typed"): ""}
+    errors: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
+    linker = Linker(sources, config.root, config.schemas, Stages.cached(store))
+    for source in sources:
+        try:
+            with _collector_paused():
+                module, found = linker.lower(source)
+        except SchemaError as exc:
+            errors.extend(exc.diagnostics)
+            continue
+        warnings.extend(found)
+        package = Path(source.name)
+        files[package / "__init__.py"] = PACKAGE_INIT
+        for variant in config.variants:
+            files[package / f"{variant}_models.py"] = renderer.render(module, variant, source.display)
+    if errors:
+        raise SchemaError(errors)
+    return Result(files, warnings)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Lowering builds a large graph of objects (a big input: millions) and little cyclic garbage; the
+    cycle collector would walk the growing graph again and again. It is paused meanwhile, and what
+    was built is then left out of its later walks (``gc.freeze``) while the modules are rendered."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()

@@ -1,0 +1,1 @@
+"""Reviewing a schema update: the model changes between two revisions of a project (``schemagen diff``)."""
