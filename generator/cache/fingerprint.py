@@ -71,9 +71,10 @@ class Results:
         if data is None or not data.startswith(key.encode()):
             return None
         try:
-            return pickle.loads(data[len(key):])
+            result: object = pickle.loads(data[len(key):])
         except Exception:  # written by another version of the classes: a miss
             return None
+        return result
 
     def put(self, key: str, result: object) -> None:
         self.store.put(NAMESPACE, self.slot, key.encode() + pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))

@@ -13,11 +13,11 @@ from typing import Any
 
 from ..diagnostics import Location, Reporter
 from ..frontend.schema import Schema
+from .shapes import NEVER
 
 LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
 UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
 FIRST_WINS = ("title", "description", "default", "examples", "deprecated", "$comment", "discriminator")
-NEVER = {"not": {}}
 
 
 class Conflict(Exception):

@@ -8,6 +8,13 @@ from typing import Any
 from .. import ir
 from ..frontend.schema import Schema
 
+#: Keywords beside a ``$ref`` that only describe it: the reference is the referenced type itself.
+REF_ANNOTATIONS = frozenset(
+    {"$ref", "description", "title", "default", "examples", "deprecated", "$comment", "type",
+     "readOnly", "writeOnly", "$id", "$schema", "$anchor", "definitions", "$defs", "format"}
+)
+NEVER: dict[str, Any] = {"not": {}}
+"""The schema that accepts nothing (``false``, as the front end writes it)."""
 KINDS: dict[str, ir.ScalarKind | None] = {
     "string": "str", "integer": "int", "number": "float", "boolean": "bool",
     "null": None, "array": None, "object": None,

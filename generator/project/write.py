@@ -43,7 +43,7 @@ def apply(output: Path, files: dict[Path, str], changes: Changes) -> None:
 
 
 def diff(output: Path, files: dict[Path, str], changes: Changes, label: str) -> str:
-    chunks = []
+    chunks: list[str] = []
     for rel in changes.written + changes.removed:
         target = output / rel
         old = target.read_text(encoding="utf-8", errors="replace") if target.is_file() else ""
@@ -56,7 +56,7 @@ def diff(output: Path, files: dict[Path, str], changes: Changes, label: str) -> 
 
 def _generated_files(output: Path) -> list[Path]:
     """Files under ``output`` that schemagen wrote (they start with its header), and ``py.typed``."""
-    found = []
+    found: list[Path] = []
     if not output.is_dir():
         return found
     for path in output.rglob("*"):

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["BUILTIN_TEMPLATES", "VARIANTS", "environment", "layout", "own_templates", "render"]
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (dataclass, typeddict, msgspec)}  # type: ignore[misc]
+VARIANTS: dict[str, Variant] = {v.name: v for v in (dataclass, typeddict, msgspec)}
 
 
 def layout(module: ir.Module, variant: str, source: str, env: jinja2.Environment,

@@ -1,0 +1,48 @@
+"""What the rules of lowering share: the ``Scope`` of the whole set, and the ``Context`` they call
+back into (the lowering they are part of, ``lowering.Lowering``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .. import ir
+from ..diagnostics import Location, Reporter
+from ..frontend.schema import Definition, Schema
+
+#: Resolves a reference to another file (``schemas/other.json#/definitions/X``) to a type of the
+#: input made from that file; raises ``SchemaError`` when it cannot.
+External = Callable[[str, Location], ir.Type]
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """What lowering reads of the whole set, fixed before the first definition is lowered."""
+
+    definitions: Mapping[str, Definition]
+    names: Mapping[str, str]
+    """Each definition's class name, by key."""
+    defined: Mapping[int, str]
+    """A definition's schema object (by ``id``) → its key: met inside another schema, it is referenced, not copied."""
+    reporter: Reporter
+    external: External | None
+
+
+class Context(Protocol):
+    """The lowering a rule is part of: what a rule may ask of it."""
+
+    @property
+    def scope(self) -> Scope: ...
+
+    def type_of(self, schema: Schema, hint: str, *, top: bool = False, made_by_folding: bool = False) -> ir.Type:
+        """The type of ``schema``; an object with properties becomes an inline model ``hint``."""
+
+    def of_kind(self, schema: Schema, kind: Any, hint: str) -> ir.Type:
+        """The type of ``schema`` as the JSON type ``kind``."""
+
+    def expand(self, schema: Schema) -> Schema:
+        """``schema`` with its ``allOf`` (and a ``$ref`` with constraining siblings) folded in."""
+
+    def distribute(self, base: dict[str, Any], options: list[Schema]) -> list[Schema]:
+        """``{base…, anyOf: [A, B]}`` as ``[base∧A, base∧B]``, the branches that can hold."""

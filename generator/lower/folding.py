@@ -1,0 +1,89 @@
+"""Folding: ``allOf`` (and a ``$ref`` with constraining siblings) into one schema, once per schema object.
+
+``merge.fold`` intersects the members; this module resolves them (a ``$ref`` member is its target,
+itself folded) and remembers each result, so that a schema met along several paths is folded once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..frontend.schema import Schema
+from .context import Scope
+from .merge import Conflict, fold
+from .shapes import REF_ANNOTATIONS
+
+
+class Folder:
+    def __init__(self, scope: Scope, unresolved: Callable[[Schema], object]) -> None:
+        """``unresolved``: reports a member whose ``$ref`` names no definition of the set."""
+        self.scope = scope
+        self.unresolved = unresolved
+        self.expanded: dict[int, tuple[Schema, Schema]] = {}
+        """By ``id`` of a schema: the schema (kept alive, so that its ``id`` stays its own) and its fold."""
+        self.folding: set[str] = set()
+        """The definitions being resolved as ``allOf`` members: one met again includes itself."""
+
+    def expand(self, schema: Schema) -> Schema:
+        """``schema`` with its ``allOf`` (and a ``$ref`` with constraining siblings) folded in."""
+        found = self.expanded.get(id(schema))
+        if found is None:
+            found = (schema, self._expand(schema))
+            self.expanded[id(schema)] = found
+        return found[1]
+
+    def _expand(self, schema: Schema) -> Schema:
+        reporter = self.scope.reporter
+        members = schema.get("allOf")
+        if isinstance(members, list) and len(members) == 1 and isinstance(members[0], Schema) \
+                and "$ref" in members[0] and REF_ANNOTATIONS.issuperset(members[0]) \
+                and REF_ANNOTATIONS.issuperset(set(schema) - {"allOf"}):
+            # `allOf: [{$ref: X}]` beside annotations only (the OpenAPI 3.0 way to document a ref) is X
+            return Schema({**{k: v for k, v in schema.items() if k != "allOf"}, "$ref": members[0]["$ref"]}, schema.loc)
+        if "$ref" in schema and not REF_ANNOTATIONS.issuperset(schema):
+            rest = {k: v for k, v in schema.items() if k not in ("$ref", "allOf")}
+            members = [Schema({"$ref": schema["$ref"]}, schema.loc), *(schema.get("allOf") or [])]
+            schema = Schema({**rest, "allOf": members}, schema.loc)
+        if not isinstance(schema.get("allOf"), list):
+            return schema
+        try:
+            return fold(schema, self.resolve, reporter)
+        except Conflict as conflict:
+            reporter.error(conflict.location, f"`allOf` members conflict: {conflict.message}",
+                           "no value can satisfy all of them; fix one of the members")
+            return Schema({k: v for k, v in schema.items() if k != "allOf"}, schema.loc)
+
+    def resolve(self, member: Schema) -> Schema | None:
+        """An ``allOf`` member as a schema, following its ``$ref``."""
+        target = member.get("$ref")
+        if not isinstance(target, str):
+            return self.expand(member)
+        definitions = self.scope.definitions
+        if target not in definitions:
+            self.unresolved(member)
+            return None
+        if target in self.folding:
+            # A schema that must also satisfy itself: the member adds nothing (the largest set of values
+            # that satisfies such an equation is the one without it).
+            self.scope.reporter.warn(member.loc.child("$ref"), f"`allOf` includes itself through {target!r}; "
+                                     "that member adds nothing and is left out")
+            return None
+        self.folding.add(target)
+        try:
+            resolved = self.expand(definitions[target].schema)
+        finally:
+            self.folding.discard(target)
+        siblings = {k: v for k, v in member.items() if k != "$ref"}
+        return Schema({**resolved, **siblings}, member.loc) if siblings else resolved
+
+    def distribute(self, base: dict[str, Any], options: list[Schema]) -> list[Schema]:
+        """``{base…, anyOf: [A, B]}`` is ``anyOf: [base∧A, base∧B]``; a branch that cannot hold is dropped."""
+        kept = []
+        for option in options:
+            try:
+                kept.append(fold(Schema({**base, "allOf": [option]}, option.loc), self.resolve, self.scope.reporter))
+            except Conflict as conflict:
+                self.scope.reporter.warn(option.loc, f"this alternative can never match ({conflict.message}); "
+                                         "it is left out")
+        return kept

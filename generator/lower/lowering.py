@@ -1,0 +1,231 @@
+"""The lowering of one set: declarations, and the dispatch on what a schema is.
+
+Each rule has a module of its own (``references``, ``folding``, ``objects``, ``arrays``, ``literals``,
+``unions``); ``Lowering`` holds what they share while a set is lowered, the declarations made so far
+and the names they took, and hands each schema to the rule for what it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ir
+from ..diagnostics import Reporter
+from ..frontend.schema import Schema, SchemaSet
+from ..ir.walk import map_declaration_types, map_refs
+from ..names import unique
+from . import arrays, objects, references, unions
+from .constraints import constrain, scalar
+from .context import External, Scope
+from .folding import Folder
+from .literals import literal
+from .shapes import KINDS, NEVER, REF_ANNOTATIONS, is_model, mixed_with_object, text
+
+#: Keywords this version does not enforce: reported, never dropped silently.
+UNSUPPORTED = ("not", "if", "dependentSchemas", "dependentRequired", "dependencies",
+               "unevaluatedProperties", "unevaluatedItems", "contains", "propertyNames",
+               "$dynamicRef", "$recursiveRef")
+VALUE_KEYWORDS = ("minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum",
+                  "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems",
+                  "minProperties", "maxProperties")
+MAX_TYPE_DEPTH = 64
+"""Nesting of one annotation (``list[list[...]]``); CPython's parser stops near 200 brackets."""
+ANY_KIND = ("string", "number", "boolean", "null", "array", "object")
+
+
+def lower(schemas: SchemaSet, reporter: Reporter, external: External | None = None) -> ir.Module:
+    """The module of ``schemas``: each definition in order, each followed by what it declares inline."""
+    lowering = Lowering(schemas, reporter, external)
+    for key in schemas.definitions:
+        lowering.unit(key)
+    return lowering.module()
+
+
+class Lowering:
+    def __init__(self, schemas: SchemaSet, reporter: Reporter, external: External | None) -> None:
+        definitions = schemas.definitions
+        self.taken: set[str] = set()
+        """The class names taken so far: the definitions' first, in order, then inline ones as they come."""
+        names = {key: unique(d.name, self.taken) for key, d in definitions.items()}
+        defined = {id(d.schema): key for key, d in definitions.items()}
+        self.scope = Scope(definitions, names, defined, reporter, external)
+        self.folder = Folder(self.scope, lambda member: references.ref(self, member))
+        self.declarations: list[ir.Declaration | None] = []
+        """In order; a slot is ``None`` while its declaration is being made (what it nests comes after)."""
+        self.open: list[list[Any]] = []
+        """Folded schemas whose type is being made, each with the name it gets when met again (``folded``)."""
+        self.depth = 0
+        """How deep the current type expression nests."""
+
+    def module(self) -> ir.Module:
+        return ir.Module(tuple(d for d in self.declarations if d is not None), self.scope.names.get("#"))
+
+    def unit(self, key: str) -> None:
+        """Lower one definition of the set (and what it declares inline)."""
+        self.declare(self.scope.names[key], self.scope.definitions[key].schema, inline=False,
+                     null_at_refs=references.nullable(self, key))
+
+    def expand(self, schema: Schema) -> Schema:
+        return self.folder.expand(schema)
+
+    def distribute(self, base: dict[str, Any], options: list[Schema]) -> list[Schema]:
+        return self.folder.distribute(base, options)
+
+    # Declarations -------------------------------------------------------------------------
+
+    def declare(self, name: str, schema: Schema, *, inline: bool, null_at_refs: bool = False) -> None:
+        depth, self.depth = self.depth, 0  # a declaration starts a type expression of its own
+        try:
+            self._declare(name, schema, inline, null_at_refs)
+        finally:
+            self.depth = depth
+
+    def _declare(self, name: str, schema: Schema, inline: bool, null_at_refs: bool) -> None:
+        """Append the declaration ``name`` for ``schema``; nested inline ones follow it.
+
+        ``null_at_refs``: the schema also allows null, and its references say so (``X | None``):
+        the declaration itself is the model or enum without the null.
+        """
+        slot = len(self.declarations)
+        self.declarations.append(None)
+        origin = ir.Origin(schema.loc.path, schema.loc.pointer)
+        self.unsupported(schema)
+        schema = self.expand(schema)
+        doc = text(schema.get("description"))
+        if is_model(schema) and not mixed_with_object(schema):
+            self.declarations[slot] = objects.model(self, name, schema, doc, inline, origin)
+        else:
+            t = self.type_of(schema, name, top=True)
+            if null_at_refs and isinstance(t, ir.Union):
+                t = ir.union(*(m for m in t.members if m != ir.Null()))
+            self.declarations[slot] = ir.Alias(name, t, doc, inline, origin)
+
+    def take(self, hint: str) -> str:
+        """A class name for ``hint``, unique in the module."""
+        return unique(hint, self.taken)
+
+    def inline(self, hint: str, schema: Schema) -> ir.Ref:
+        name = self.take(hint)
+        self.declare(name, schema, inline=True)
+        return ir.Ref(name)
+
+    # Types --------------------------------------------------------------------------------
+
+    def type_of(self, schema: Schema, hint: str, *, top: bool = False, made_by_folding: bool = False) -> ir.Type:
+        """The type of ``schema``; an object with properties becomes an inline model ``hint``.
+        ``made_by_folding``: ``schema`` is what folding made (it may lead back to itself, see ``folded``)."""
+        if self.depth >= MAX_TYPE_DEPTH:
+            self.scope.reporter.error(schema.loc, f"a type nested more than {MAX_TYPE_DEPTH} levels deep",
+                                      "Python cannot compile such an annotation; give an inner level a name of its own")
+            return ir.AnyType()
+        self.depth += 1
+        try:
+            return self._type_of(schema, hint, top, made_by_folding)
+        finally:
+            self.depth -= 1
+
+    def _type_of(self, schema: Schema, hint: str, top: bool, made_by_folding: bool) -> ir.Type:
+        key = self.scope.defined.get(id(schema))
+        if key is not None and not top:
+            return ir.Ref(self.scope.names[key])
+        if schema == NEVER:
+            self.scope.reporter.warn(schema.loc, "a schema that accepts nothing is typed as Any")
+            return ir.AnyType()
+        self.unsupported(schema)
+        if "$ref" in schema and REF_ANNOTATIONS.issuperset(schema):
+            return references.ref(self, schema)
+        expanded = self.expand(schema)
+        if expanded is schema and not made_by_folding:
+            return self.shape(expanded, hint)
+        return self.folded(schema, expanded, hint)
+
+    def folded(self, schema: Schema, expanded: Schema, hint: str) -> ir.Type:
+        """The type of ``schema``, which folding changed into ``expanded``.
+
+        Folding copies a target's keywords in, so the result may lead back to ``schema`` itself
+        (``{"$ref": "#/definitions/A", "minimum": 0}`` as a property of A), or to a copy of it (a
+        ``oneOf`` beside ``properties`` folds afresh each time). Met again while its type is being
+        made, it is referred to by a name, declared once that type is known: a recursive type.
+        """
+        again = next((entry for entry in self.open if entry[0] is schema or entry[0] == schema), None)
+        if again is not None:
+            again[1] = again[1] or self.take(hint)
+            return ir.Ref(again[1])
+        entry: list[Any] = [schema, None]
+        self.open.append(entry)
+        start = len(self.declarations)
+        try:
+            t = self.shape(expanded, hint)
+        finally:
+            self.open.pop()
+        name = entry[1]
+        if name is None:
+            return t
+        made = {d.name: d for d in self.declarations[start:] if d is not None}
+        if isinstance(t, ir.Ref) and isinstance(made.get(t.name), ir.Model):  # the inline model itself
+            model = t.name
+            self.declarations[start:] = [
+                d and map_declaration_types(d, lambda u: map_refs(u, lambda n: model if n == name else n))
+                for d in self.declarations[start:]]
+            return t
+        origin = ir.Origin(schema.loc.path, schema.loc.pointer)
+        self.declarations.append(ir.Alias(name, t, None, inline=True, origin=origin))
+        return ir.Ref(name)
+
+    def shape(self, schema: Schema, hint: str) -> ir.Type:
+        """The type of an expanded schema (no ``allOf``)."""
+        reporter = self.scope.reporter
+        if "$ref" in schema:
+            return references.ref(self, schema)
+        if "const" in schema:
+            return literal(schema, [schema["const"]], reporter)
+        if isinstance(schema.get("enum"), list):
+            return literal(schema, schema["enum"], reporter)
+        for keyword in ("anyOf", "oneOf"):
+            if isinstance(schema.get(keyword), list):
+                return unions.alternatives(self, schema, keyword, hint)
+        kinds = schema.get("type")
+        if kinds == []:  # where the meta-schema check does not look (inside `prefixItems`, say)
+            reporter.error(schema.loc.child("type"), "not a valid schema: `type` lists no type",
+                           "name at least one of: " + ", ".join(KINDS))
+            return ir.AnyType()
+        if isinstance(kinds, list) and mixed_with_object(schema):
+            # beside another kind, the object is a model of its own: `B = BObject | str`
+            objects_only = Schema({**schema, "type": "object"}, schema.loc)
+            return ir.union(*(self.of_kind(objects_only, k, hint + "Object") if k == "object"
+                              else self.of_kind(schema, k, hint) for k in kinds))
+        if isinstance(kinds, list):
+            return ir.union(*(self.of_kind(schema, k, hint) for k in kinds))
+        if isinstance(kinds, str):
+            return self.of_kind(schema, kinds, hint)
+        if any(k in schema for k in ("properties", "additionalProperties", "patternProperties", "required")):
+            return self.of_kind(schema, "object", hint)
+        if "items" in schema or "prefixItems" in schema:
+            return self.of_kind(schema, "array", hint)
+        if any(k in schema for k in VALUE_KEYWORDS):
+            # Limits without a type restrict only values of their kind: every JSON type, some limited.
+            return ir.union(*(self.of_kind(schema, k, hint) for k in ANY_KIND))
+        return ir.AnyType()
+
+    def of_kind(self, schema: Schema, kind: Any, hint: str) -> ir.Type:
+        """The type of ``schema`` as the JSON type ``kind``."""
+        reporter = self.scope.reporter
+        if kind not in KINDS:
+            reporter.error(schema.loc.child("type"), f"unknown type {kind!r}", "use one of: " + ", ".join(KINDS))
+            return ir.AnyType()
+        scalar_kind = KINDS[kind]
+        if scalar_kind is not None:
+            return constrain(scalar(scalar_kind, schema), kind, schema, reporter)
+        if kind == "null":
+            return ir.Null()
+        if kind == "array":
+            array = arrays.array(self, schema, hint)  # a tuple's length is its type: no limits on it
+            return array if isinstance(array, ir.Tuple) else constrain(array, kind, schema, reporter)
+        if is_model(schema):
+            return self.inline(hint, schema)
+        return constrain(ir.Map(objects.extra_type(self, schema, hint)), kind, schema, reporter)
+
+    def unsupported(self, schema: Schema) -> None:
+        for keyword in UNSUPPORTED:
+            if keyword in schema:
+                self.scope.reporter.warn(schema.loc.child(keyword), f"`{keyword}` is not supported; it is not enforced")

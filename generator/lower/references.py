@@ -1,0 +1,57 @@
+"""``$ref``: a reference is the referenced declaration, or null beside it where the target allows null."""
+
+from __future__ import annotations
+
+from .. import ir
+from ..diagnostics import SchemaError
+from ..frontend.schema import Schema
+from .context import Context
+from .shapes import KINDS, implied_kind, is_file_ref, is_model
+
+
+def ref(lw: Context, schema: Schema) -> ir.Type:
+    scope = lw.scope
+    target = schema["$ref"]
+    if isinstance(target, str) and target not in scope.definitions and is_file_ref(target) and scope.external:
+        try:
+            return scope.external(target, schema.loc.child("$ref"))
+        except SchemaError as exc:
+            for diagnostic in exc.diagnostics:
+                scope.reporter.add(diagnostic)
+            return ir.AnyType()
+    if not isinstance(target, str) or target not in scope.definitions:
+        hint = ("remote references are not fetched; vendor the document into schemas/"
+                if isinstance(target, str) and target.split(":", 1)[0] in ("http", "https")
+                else "add the missing definition, or fix the reference")
+        scope.reporter.error(schema.loc.child("$ref"), f"unresolved reference {target!r}", hint)
+        return ir.AnyType()
+    found: ir.Type = ir.Ref(scope.names[target])
+    found = ir.union(found, ir.Null()) if nullable(lw, target) else found
+    return ir.union(found, *kinds_beside(lw, schema, target))
+
+
+def kinds_beside(lw: Context, schema: Schema, target: str) -> list[ir.Type]:
+    """What a ``type`` beside ``$ref`` adds: a target with no ``type`` of its own (``properties``
+    alone) restricts only values of its kind and lets every other kind through, so the kinds
+    the ``type`` names join the reference: ``{"$ref": "#/definitions/provider", "type": ["number",
+    "object"]}`` is ``float | Provider``. (Drafts before 2019-09 ignore that ``type``, and then
+    any kind passes: the reference alone would refuse valid values.)"""
+    kinds = schema.get("type")
+    kinds = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else []
+    own = implied_kind(lw.expand(lw.scope.definitions[target].schema))
+    if own is None or not all(k in KINDS for k in kinds):
+        return []
+    beside = Schema({k: v for k, v in schema.items() if k != "$ref"}, schema.loc)
+    return [lw.of_kind(beside, k, lw.scope.names[target]) for k in kinds if k != own]
+
+
+def nullable(lw: Context, key: str) -> bool:
+    """A definition that is a model or an enum, or null: references add the null (the declaration
+    itself is the model or enum without it: ``Lowering.declare``)."""
+    schema = lw.expand(lw.scope.definitions[key].schema)
+    kinds = schema.get("type")
+    null_type = isinstance(kinds, list) and "null" in kinds
+    if is_model(schema):
+        return null_type
+    values = [schema["const"]] if "const" in schema else schema.get("enum")
+    return isinstance(values, list) and any(v is not None for v in values) and (None in values or null_type)
