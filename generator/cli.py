@@ -16,8 +16,6 @@ from .ir.dump import dumps
 from .project import config as configuration, write
 from .project.config import ALL_VARIANTS, DIALECTS, InputSpec
 from .project.inputs import discover
-from .project.link import Linker
-from .project.pipeline import Renderer
 from .project.plan import plan
 from .render.format import FormatError
 
@@ -117,6 +115,8 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
+    from .project.link import Linker  # (here: `generate` with nothing to do imports no stage)
+
     cfg = configuration.load(args.project)
     spec = InputSpec(str(args.path), None, args.dialect)
     [source] = discover(dataclasses.replace(cfg, inputs=(spec,)))
@@ -131,6 +131,8 @@ def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
 
 
 def _render(args: argparse.Namespace) -> int:
+    from .project.pipeline import Renderer
+
     return _one(args, lambda module, display, cfg: Renderer(cfg.templates, cfg.options).render(
         module, args.variant, display))
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic, Location, SchemaError
-from ..frontend.dialects import Dialect
 from ..render.options import RenderOptions
+
+if TYPE_CHECKING:
+    from ..frontend.dialects import Dialect
 
 DIALECTS = ("auto", "jsonschema", "openapi")
 ALL_VARIANTS = ("dataclass", "typeddict", "msgspec")

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, Location, SchemaError
-from ..frontend.dialects import Dialect
 from ..frontend.read import SUFFIXES
 from ..names import identifier
 from .config import Config, InputSpec
+
+if TYPE_CHECKING:
+    from ..frontend.dialects import Dialect
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,6 @@ from ..cache.store import Cache
 from ..diagnostics import Diagnostic, SchemaError
 from .config import Config
 from .inputs import Input, discover
-from .link import Linker
-from .pipeline import Renderer, Stages
 from .write import MARKER
 
 PACKAGE_INIT = f"{MARKER}. Do not edit; run `make generate`.\n"
@@ -53,6 +51,9 @@ def plan(config: Config) -> Result:
 
 
 def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Result:
+    from .link import Linker  # (here: a run with nothing to do imports no stage)
+    from .pipeline import Renderer, Stages
+
     renderer = Renderer(config.templates, config.options, store, scope=repr(config))
     files: dict[Path, str] = {Path("__init__.py"): PACKAGE_INIT, Path("py.typed"): ""}
     errors: list[Diagnostic] = []
