@@ -29,7 +29,8 @@ def shared(path: str) -> Path:
     """A file of ../shared; the calling test is skipped when it is absent (a user's clone)."""
     target = SHARED / path
     if not target.exists():
-        pytest.skip(f"../shared/{path} is not here")
+        pytest.skip(f"needs ../shared/{path} (a public test corpus beside the checkout), which is missing; "
+                    "docs/conformance.md, 'The corpora', says where it comes from and how to lay it out")
     return target
 
 
