@@ -2,7 +2,7 @@
 
 - ``documents()``: a whole random input, as ``Case``: a JSON Schema document (any draft, with
   ``definitions`` or ``$defs``), an OpenAPI 3.0/3.1 document, or Swagger 2.0, built from the
-  keywords the README covers (type and type arrays, properties with hostile keys, required,
+  keywords docs/conformance.md covers (type and type arrays, properties with hostile keys, required,
   enum/const with mixed values, anyOf/oneOf/allOf, ``$ref`` to generated definitions,
   additionalProperties, patternProperties, items/prefixItems, every constraint with random
   numbers, defaults of random JSON, format, nullable and discriminator in OpenAPI, descriptions

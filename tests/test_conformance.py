@@ -12,7 +12,7 @@ from conformance import SUITE, Report, run
 from conftest import shared
 
 # Suite files (one per keyword) whose valid instances must all decode. This list may only grow.
-# ENFORCED: the msgspec variant also rejects invalid instances (see the table in README.md).
+# ENFORCED: the msgspec variant also rejects invalid instances (see the table in docs/conformance.md).
 ENFORCED: tuple[str, ...] = (
     "additionalItems", "allOf", "anchor", "anyOf", "default", "exclusiveMaximum", "exclusiveMinimum",
     "infinite-loop-detection", "maxItems", "maxLength", "maxProperties", "maximum", "minItems",
@@ -25,7 +25,7 @@ WIDENED: tuple[str, ...] = (
     "unevaluatedItems", "unevaluatedProperties", "uniqueItems",
 )
 SUPPORTED = ENFORCED + WIDENED
-# Left out, by deliberate difference (README.md, "Conformance"): a schema with object keywords and no
+# Left out, by deliberate difference (docs/conformance.md, "Deliberate differences"): a schema with object keywords and no
 # `type` is an object, one with `items` an array (properties, required, additionalProperties,
 # patternProperties, items, prefixItems, ref); `1.0` is not an integer (type, const, enum);
 # a custom meta-schema's vocabulary is not read (vocabulary).

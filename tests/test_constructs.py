@@ -564,11 +564,11 @@ def test_enums_invalid_values_are_refused(variant: str, change: dict[str, Any]) 
 def test_enums_null_on_a_non_nullable_optional_field(change: dict[str, Any]) -> None:
     refuses("enums", "msgspec", "Settings", {**SETTINGS, **change})
     refuses("enums", "typeddict", "Settings", {**SETTINGS, **change})
-    accepts("enums", "dataclass", "Settings", {**SETTINGS, **change})  # README: absent and null are both None
+    accepts("enums", "dataclass", "Settings", {**SETTINGS, **change})  # docs/semantics.md: absent and null are both None
 
 
 def test_enums_nullable_definition_is_nullable_at_its_references() -> None:
-    """README: a definition that is an enum "or null" is the alias without the null; references add it.
+    """docs/conformance.md: a definition that is an enum "or null" is the alias without the null; references add it.
 
     Pinned: the alias used on its own (``decode(b"null", type=Shade)``) refuses a null its schema allows.
     """
