@@ -2,13 +2,31 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import jinja2
 
-BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+
+def _builtin_templates() -> Path:
+    """The folder of the built-in templates: the checkout's top-level ``templates/``, their one source.
+
+    A wheel carries that folder as the package ``generator._templates`` (pyproject.toml maps it there), and
+    the import system says where it is. A checkout, run as it is or installed editable, has no such package
+    inside ``generator/`` (setuptools' editable import hook does not find a namespace package mapped inside a
+    regular one): there the folder is beside ``generator/``. ``find_spec`` rather than
+    ``importlib.resources.files``: on Python 3.11 the latter gives a namespace package as a ``MultiplexedPath``,
+    not a real folder, and importing it costs a run with nothing to do some milliseconds."""
+    spec = importlib.util.find_spec("generator._templates")
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    return Path(__file__).resolve().parent.parent.parent / "templates"
+
+
+BUILTIN_TEMPLATES = _builtin_templates()
+"""A real folder: Jinja loads from it and ``cache.fingerprint`` digests its files, the same ones."""
 
 
 def environment(template_dir: Path | None = None) -> jinja2.Environment:
