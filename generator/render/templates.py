@@ -18,7 +18,7 @@ def _builtin_templates() -> Path:
     inside ``generator/`` (setuptools' editable import hook does not find a namespace package mapped inside a
     regular one): there the folder is beside ``generator/``. ``find_spec`` rather than
     ``importlib.resources.files``: on Python 3.11 the latter gives a namespace package as a ``MultiplexedPath``,
-    not a real folder, and importing it costs a run with nothing to do some milliseconds."""
+    not a real folder, and its import (tempfile among others) adds some 3 ms to a run with nothing to do."""
     spec = importlib.util.find_spec("generator._templates")
     if spec is not None and spec.submodule_search_locations:
         return Path(next(iter(spec.submodule_search_locations)))
