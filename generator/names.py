@@ -64,7 +64,10 @@ def _identifier(text: str, style: str) -> str:
 
 def unique(name: str, taken: set[str]) -> str:
     """``name``, or ``name_2``, ``name_3``… : the first not in ``taken`` (which it joins)."""
-    candidate = free(name, taken)
+    candidate, n = name, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{name}_{n}" if not name.endswith("_") else f"{name}{n}"
     taken.add(candidate)
     return candidate
 
@@ -78,14 +81,6 @@ class Both:
     def __contains__(self, name: object) -> bool:
         return name in self.small or name in self.large
 
-
-def free(name: str, taken: Container[str]) -> str:
-    """What ``unique`` would give, without taking it."""
-    candidate, n = name, 1
-    while candidate in taken:
-        n += 1
-        candidate = f"{name}_{n}" if not name.endswith("_") else f"{name}{n}"
-    return candidate
 
 #: Names that generated modules import or use in class bodies; a schema name must not shadow them.
 OUTPUT_NAMES = frozenset(
