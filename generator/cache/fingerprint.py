@@ -58,26 +58,28 @@ def generator_digest() -> str:
 
 
 class Results:
-    """One result kept per ``scope`` (a project and configuration), replaced by each run: a cache does
-    not grow by a whole result at every edit."""
+    """The result kept for ``scope`` (a project and configuration), good for a run whose fingerprint is
+    ``key``. One result per scope, replaced by each run: a cache does not grow by a whole result at
+    every edit."""
 
-    def __init__(self, store: Cache, scope: str) -> None:
+    def __init__(self, store: Cache, scope: str, key: str) -> None:
         self.store = store
         self.slot = digest(NAMESPACE, scope)
+        self.key = key.encode()
 
-    def get(self, key: str) -> object | None:
-        """The result kept, if the run that wrote it had the fingerprint ``key``."""
+    def get(self) -> object | None:
+        """The result kept, if the run that wrote it had this fingerprint."""
         data = self.store.get(NAMESPACE, self.slot)
-        if data is None or not data.startswith(key.encode()):
+        if data is None or not data.startswith(self.key):
             return None
         try:
-            result: object = pickle.loads(data[len(key):])
+            result: object = pickle.loads(data[len(self.key):])
         except Exception:  # written by another version of the classes: a miss
             return None
         return result
 
-    def put(self, key: str, result: object) -> None:
-        self.store.put(NAMESPACE, self.slot, key.encode() + pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+    def put(self, result: object) -> None:
+        self.store.put(NAMESPACE, self.slot, self.key + pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _folder(folder: Path) -> list[str | bytes]:

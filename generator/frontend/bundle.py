@@ -1,7 +1,7 @@
 """Definitions from schema files that are not inputs of their own.
 
 A ``$ref`` to ``other.json#/definitions/X`` where ``other.json`` is an input imports that input's class
-(``link.py``). Where ``other.json`` lies inside the schema folder but is no input (a shared file of
+(``project.link``). Where ``other.json`` lies inside the schema folder but is no input (a shared file of
 definitions, or a run on one file of a folder), the definitions the reference needs, and what they
 refer to in turn, are read from it and declared in the referring module, under keys
 ``schemas/other.json#/definitions/X``. Nothing outside the schema folder is ever read: such a

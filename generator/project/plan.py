@@ -36,17 +36,16 @@ def plan(config: Config) -> Result:
     sources = discover(config)
     store = Cache.from_environment()
     key = fingerprint(repr(config), config.templates, [(repr(s), s.files) for s in sources])
-    results = Results(store, repr(config)) if store is not None and key is not None else None
-    if results is not None and key is not None:
-        kept = results.get(key)
-        if isinstance(kept, Result):
-            return kept
+    results = Results(store, repr(config), key) if store is not None and key is not None else None
+    kept = results.get() if results is not None else None
+    if isinstance(kept, Result):
+        return kept
     try:
         result = _render_all(config, sources, store)
     finally:
         gc.unfreeze()
-    if results is not None and key is not None:
-        results.put(key, result)
+    if results is not None:
+        results.put(result)
     return result
 
 

@@ -23,7 +23,7 @@ METADATA = frozenset(
 )
 DEFINITION_CONTAINERS = ("definitions", "$defs")
 #: Keywords that may stand beside ``$ref`` in drafts 4 to 7, where other siblings are ignored.
-#: ``type`` stays: it only adds kinds that a target without a ``type`` lets through (``lower.kinds_beside``).
+#: ``type`` stays: it only adds kinds that a target without a ``type`` lets through (``lower.references.kinds_beside``).
 LEGACY_REF_SIBLINGS = frozenset({"$ref", "description", "title", "default", "examples", "$comment", "$schema", "$id",
                                  "id", "definitions", "$defs", "type"})
 LEGACY_DRAFTS = ("draft-04", "draft-06", "draft-07", "draft-03")
