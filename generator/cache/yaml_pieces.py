@@ -55,20 +55,22 @@ class _Fallback(Exception):
 def read_document(path: Path, display: str, store: Cache) -> Any:
     """``frontend.read.read_document``, a long YAML text read piece by piece through ``store``."""
     text = read.read_text(path, display)
-    if path.suffix == ".json" or len(text) < PIECES_FROM:
-        return read.parse(text, path.suffix, display)
-    return read.parse(text, path.suffix, display, lambda whole: load(whole, read.load_yaml, store, read.yaml_version()))
+
+    def by_pieces(whole: str) -> Any:  # how YAML is parsed (a JSON text never is)
+        return load(whole, read.load_yaml, store, read.yaml_version())
+
+    return read.parse(text, path.suffix, display, by_pieces if len(text) >= PIECES_FROM else None)
 
 
-def load(text: str, parse: Parse, cache: Cache | None, version: str) -> Any:
-    """``parse(text)``, computed piece by piece with ``cache`` (``version``: the parser's, for the keys)."""
-    if cache is None or text.startswith("\ufeff") or re.search(r"^(?:---|\.\.\.|%)", text, re.MULTILINE):
+def load(text: str, parse: Parse, store: Cache, version: str) -> Any:
+    """``parse(text)``, computed piece by piece through ``store`` (``version``: the parser's, for the keys)."""
+    if text.startswith("\ufeff") or re.search(r"^(?:---|\.\.\.|%)", text, re.MULTILINE):
         return parse(text)
     try:
         tree = _entries(text, 0, len(text), 0)
         if not tree:
             raise _Fallback
-        return _Reader(parse, cache, version).document(tree, text)
+        return _Reader(parse, store, version).document(tree, text)
     except _Fallback:
         return parse(text)
 
@@ -120,9 +122,9 @@ def _entry(text: str, start: int, end: int, indent: int) -> Entry:
 class _Reader:
     """Parses the pieces of a tree, in the order ``_mapping`` meets them, through the cache."""
 
-    def __init__(self, parse: Parse, cache: Cache, version: str) -> None:
+    def __init__(self, parse: Parse, store: Cache, version: str) -> None:
         self.parse = parse
-        self.cache = cache
+        self.store = store
         self.version = version
         self.found: dict[str, bytes] = {}
         """Pieces in the cache: key → pickled value."""
@@ -133,11 +135,11 @@ class _Reader:
         _texts(tree, text, texts)
         key = digests(SCHEME, self.version)  # of a piece's text as it stands and its indentation
         keys = [key(f"{indent} {piece}") for piece, indent in texts]
-        self.found = self.cache.get_many(NAMESPACE, keys)
+        self.found = self.store.get_many(NAMESPACE, keys)
         self.pieces = zip(texts, keys)
         result = self._mapping(tree)
         if self.new:
-            self.cache.put_many(NAMESPACE, self.new)
+            self.store.put_many(NAMESPACE, self.new)
         return result
 
     def _mapping(self, tree: list[Entry]) -> dict[Any, Any]:
