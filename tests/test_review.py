@@ -519,3 +519,19 @@ def test_compare_is_pure_and_order_insensitive() -> None:
     one, true = ir.Alias("Flag", ir.Literal((1,))), ir.Alias("Flag", ir.Literal((True,)))
     assert [c.what for c in changes.compare("p", ir.Module((one,)), ir.Module((true,)))] == [
         "enum value 1 removed", "enum value True added"]
+
+
+def test_a_member_of_a_kind_seen_twice_that_changed_inside_is_met_by_its_new_self() -> None:
+    """``str | list[str] | list[A | B]`` → ``… | list[C | A | B]``: a member added inside the one list that changed."""
+    def field(t: ir.Type) -> ir.Module:
+        return ir.Module((ir.Model("M", (ir.Field("input", "input", t, True),)),))
+    strings = ir.Array(ir.Scalar("str"))
+    before = field(ir.Union((ir.Scalar("str"), strings, ir.Array(ir.Union((ir.Ref("A"), ir.Ref("B")))))))
+    after = field(ir.Union((ir.Scalar("str"), strings, ir.Array(ir.Union((ir.Ref("C"), ir.Ref("A"), ir.Ref("B")))))))
+    assert [(c.severity, c.what) for c in changes.compare("p", before, after)] == [
+        ("compatible", "items: union member C added")]
+    # both lists changed: which became which is not known, so each is said
+    neither = field(ir.Union((ir.Scalar("str"), ir.Array(ir.Scalar("int")), ir.Array(ir.Scalar("bool")))))
+    assert sorted(c.what for c in changes.compare("p", before, neither)) == [
+        "union member list[A | B] removed", "union member list[bool] added", "union member list[int] added",
+        "union member list[str] removed"]

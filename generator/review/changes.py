@@ -139,6 +139,7 @@ def _doc(where: str, old: str | None, new: str | None) -> Iterator[Change]:
 # Types ---------------------------------------------------------------------------------------
 
 Key: TypeAlias = tuple[object, ...]
+_TYPES = (ir.Scalar, ir.AnyType, ir.Null, ir.Ref, ir.Array, ir.Map, ir.Tuple, ir.Constrained, ir.Union, ir.Literal)
 
 
 def _type(where: str, part: str, a: ir.Type, b: ir.Type) -> Iterator[Change]:
@@ -150,6 +151,13 @@ def _type(where: str, part: str, a: ir.Type, b: ir.Type) -> Iterator[Change]:
     before, after = _keyed(old, new), _keyed(new, old)
     only_old = [k for k in before if k not in after]
     only_new = [k for k in after if k not in before]
+    for k in [k for k in only_old if len(k) > 1 and isinstance(k[-1], _TYPES)]:
+        # a kind seen twice (`list[str] | list[A]`): the one member of its kind left on each side changed inside
+        same = [n for n in only_new if n[:-1] == k[:-1]]
+        if [o for o in only_old if o[:-1] == k[:-1]] == [k] and len(same) == 1:
+            only_old.remove(k)
+            only_new.remove(same[0])
+            yield from _member(where, part, before[k], after[same[0]])
     if len(before) == len(after) == 1 and only_old and only_new:
         was, now = describe(before[only_old[0]]), describe(after[only_new[0]])
         yield Change("breaking", where, f"{part}type changed from {was} to {now}")
