@@ -35,7 +35,7 @@ def blocks(source: str) -> dict[str, str]:
     for (start, name), (end, _) in zip(starts, [*starts[1:], (len(source), "")]):
         text = source[start:end]
         first = text.index("\n") + 1
-        cut = re.compile(r"^\S", re.M).search(text, first)  # the class ends where the next top-level statement starts
+        cut = re.compile(r"^(?![)\]])\S", re.M).search(text, first)  # the class ends where the next top-level statement starts
         text = text[: cut.start()] if cut else text
         out[name] = re.sub(rf"\b{name}\b", "@", text).rstrip()
     return out

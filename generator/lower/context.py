@@ -23,6 +23,8 @@ class Scope:
     definitions: Mapping[str, Definition]
     names: Mapping[str, str]
     """Each definition's class name, by key."""
+    named: frozenset[str]
+    """The definitions' class names."""
     defined: Mapping[int, str]
     """A definition's schema object (by ``id``) → its key: met inside another schema, it is referenced, not copied."""
     reporter: Reporter
@@ -44,5 +46,5 @@ class Context(Protocol):
     def expand(self, schema: Schema) -> Schema:
         """``schema`` with its ``allOf`` (and a ``$ref`` with constraining siblings) folded in."""
 
-    def distribute(self, base: dict[str, Any], options: list[Schema]) -> list[Schema]:
-        """``{base…, anyOf: [A, B]}`` as ``[base∧A, base∧B]``, the branches that can hold."""
+    def distribute(self, base: dict[str, Any], options: list[Schema]) -> list[tuple[Schema, Schema]]:
+        """``{base…, anyOf: [A, B]}`` as ``[base∧A, base∧B]``: each branch that can hold, with what it became."""

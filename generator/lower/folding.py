@@ -11,7 +11,7 @@ from typing import Any
 
 from ..frontend.schema import Schema
 from .context import Scope
-from .merge import Conflict, fold
+from .merge import Conflict, adds_nothing, fold
 from .shapes import REF_ANNOTATIONS
 
 
@@ -42,6 +42,9 @@ class Folder:
             # `allOf: [{$ref: X}]` beside annotations only (the OpenAPI 3.0 way to document a ref) is X
             return Schema({**{k: v for k, v in schema.items() if k != "allOf"}, "$ref": members[0]["$ref"]}, schema.loc)
         if "$ref" in schema and not REF_ANNOTATIONS.issuperset(schema):
+            same = self.same_as_target(schema, {k: v for k, v in schema.items() if k not in REF_ANNOTATIONS})
+            if same is not None:
+                return same
             rest = {k: v for k, v in schema.items() if k not in ("$ref", "allOf")}
             members = [Schema({"$ref": schema["$ref"]}, schema.loc), *(schema.get("allOf") or [])]
             schema = Schema({**rest, "allOf": members}, schema.loc)
@@ -77,12 +80,34 @@ class Folder:
         siblings = {k: v for k, v in member.items() if k != "$ref"}
         return Schema({**resolved, **siblings}, member.loc) if siblings else resolved
 
-    def distribute(self, base: dict[str, Any], options: list[Schema]) -> list[Schema]:
-        """``{base…, anyOf: [A, B]}`` is ``anyOf: [base∧A, base∧B]``; a branch that cannot hold is dropped."""
-        kept = []
+    def same_as_target(self, reference: Schema, beside: dict[str, Any]) -> Schema | None:
+        """``reference`` (a ``$ref``) alone, with ``beside``'s ``type``, when what is ``beside`` it adds
+        nothing to its target (``merge.adds_nothing``): it is the target's declaration, not a copy."""
+        target = reference.get("$ref")
+        if not isinstance(target, str) or target not in self.scope.definitions or target in self.folding:
+            return None
+        self.folding.add(target)
+        try:
+            same = adds_nothing(beside, self.expand(self.scope.definitions[target].schema))
+        finally:
+            self.folding.discard(target)
+        if not same:
+            return None
+        kept = {k: v for k, v in reference.items() if k in REF_ANNOTATIONS}
+        return Schema({**kept, "type": beside["type"]} if "type" in beside else kept, reference.loc)
+
+    def distribute(self, base: dict[str, Any], options: list[Schema]) -> list[tuple[Schema, Schema]]:
+        """``{base…, anyOf: [A, B]}`` is ``anyOf: [base∧A, base∧B]``; a branch that cannot hold is dropped.
+        Each kept branch with what it became."""
+        kept: list[tuple[Schema, Schema]] = []
         for option in options:
+            same = self.same_as_target(option, base) if REF_ANNOTATIONS.issuperset(option) else None
+            if same is not None:
+                kept.append((option, same))
+                continue
             try:
-                kept.append(fold(Schema({**base, "allOf": [option]}, option.loc), self.resolve, self.scope.reporter))
+                kept.append((option, fold(Schema({**base, "allOf": [option]}, option.loc), self.resolve,
+                                          self.scope.reporter)))
             except Conflict as conflict:
                 self.scope.reporter.warn(option.loc, f"this alternative can never match ({conflict.message}); "
                                          "it is left out")

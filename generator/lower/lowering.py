@@ -48,7 +48,7 @@ class Lowering:
         """The class names taken so far: the definitions' first, in order, then inline ones as they come."""
         names = {key: unique(d.name, self.taken) for key, d in definitions.items()}
         defined = {id(d.schema): key for key, d in definitions.items()}
-        self.scope = Scope(definitions, names, defined, reporter, external)
+        self.scope = Scope(definitions, names, frozenset(names.values()), defined, reporter, external)
         self.folder = Folder(self.scope, lambda member: references.ref(self, member))
         self.declarations: list[ir.Declaration | None] = []
         """In order; a slot is ``None`` while its declaration is being made (what it nests comes after)."""
@@ -68,7 +68,7 @@ class Lowering:
     def expand(self, schema: Schema) -> Schema:
         return self.folder.expand(schema)
 
-    def distribute(self, base: dict[str, Any], options: list[Schema]) -> list[Schema]:
+    def distribute(self, base: dict[str, Any], options: list[Schema]) -> list[tuple[Schema, Schema]]:
         return self.folder.distribute(base, options)
 
     # Declarations -------------------------------------------------------------------------

@@ -13,10 +13,13 @@ from typing import Any
 
 from ..diagnostics import Location, Reporter
 from ..frontend.schema import Schema
-from .shapes import NEVER
+from .shapes import NEVER, implied_kind
 
 LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
 UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
+ANNOTATIONS = frozenset({"title", "description", "default", "examples", "deprecated", "$comment", "readOnly",
+                         "writeOnly", "$id", "$schema", "$anchor", "definitions", "$defs"})
+"""Keywords that describe a schema and do not restrict what it accepts."""
 FIRST_WINS = ("title", "description", "default", "examples", "deprecated", "$comment", "discriminator")
 
 
@@ -77,6 +80,39 @@ def _combine(key: str, old: Any, new: Any, part: Schema, reporter: Reporter) -> 
         return Schema({"allOf": [old, new]}, part.loc)
     reporter.warn(part.loc.child(key), f"`allOf` members disagree on `{key}`; the first one is kept")
     return old
+
+
+def adds_nothing(base: dict[str, Any], target: Schema) -> bool:
+    """Whether ``target`` already says all that ``base`` says, so that ``base ∧ target`` is the target's
+    declaration: a reference to it, with ``base``'s ``type`` beside (``references.ref`` reads that).
+
+    Annotations add nothing; neither does a keyword the target has with the same value, ``required``
+    names the target requires, a property the target has alike, or a ``type`` that allows every kind
+    of the target (null aside: the ``type`` beside the reference takes it away).
+    """
+    for key, value in base.items():
+        if key in ANNOTATIONS or key.startswith("x-") or target.get(key) == value:
+            continue
+        if key == "type" and _kinds_within(target, value):
+            continue
+        if key == "required" and isinstance(value, list) and set(value) <= set(target.get("required") or ()):
+            continue
+        if key == "properties" and isinstance(value, dict) \
+                and all(sub in ({}, (target.get("properties") or {}).get(name)) for name, sub in value.items()):
+            continue
+        return False
+    return True
+
+
+def _kinds_within(target: Schema, kinds: Any) -> bool:
+    allowed = {kinds} if isinstance(kinds, str) else set(kinds) if isinstance(kinds, list) else set()
+    allowed |= {"integer"} if "number" in allowed else set()
+    own = target.get("type")
+    if own is None:  # typed by its keywords: it restricts values of that kind only
+        kind = implied_kind(target)
+        return kind is not None and kind in allowed
+    mine = ({own} if isinstance(own, str) else set(own) if isinstance(own, list) else {"?"}) - {"null"}
+    return bool(mine) and mine <= allowed
 
 
 def _intersect_types(old: Any, new: Any, part: Schema) -> Any:

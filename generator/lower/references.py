@@ -10,6 +10,7 @@ from .shapes import KINDS, implied_kind, is_file_ref, is_model
 
 
 def ref(lw: Context, schema: Schema) -> ir.Type:
+    """The referenced declaration; with null where the target allows it, unless a ``type`` beside says no null."""
     scope = lw.scope
     target = schema["$ref"]
     if isinstance(target, str) and target not in scope.definitions and is_file_ref(target) and scope.external:
@@ -26,7 +27,9 @@ def ref(lw: Context, schema: Schema) -> ir.Type:
         scope.reporter.error(schema.loc.child("$ref"), f"unresolved reference {target!r}", hint)
         return ir.AnyType()
     found: ir.Type = ir.Ref(scope.names[target])
-    found = ir.union(found, ir.Null()) if nullable(lw, target) else found
+    kinds = schema.get("type")
+    null_beside = kinds is None or kinds == "null" or (isinstance(kinds, list) and "null" in kinds)
+    found = ir.union(found, ir.Null()) if null_beside and nullable(lw, target) else found
     return ir.union(found, *kinds_beside(lw, schema, target))
 
 

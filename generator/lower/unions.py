@@ -7,7 +7,8 @@ from typing import Any
 from .. import ir
 from ..frontend.schema import Schema
 from .context import Context
-from .shapes import has_constant
+from ..names import pascal, words
+from .shapes import has_constant, implied_kind, text
 
 
 def alternatives(lw: Context, schema: Schema, keyword: str, hint: str) -> ir.Type:
@@ -15,22 +16,99 @@ def alternatives(lw: Context, schema: Schema, keyword: str, hint: str) -> ir.Typ
     options: list[Schema] = [s for s in schema[keyword] if isinstance(s, Schema)]
     base = {k: v for k, v in schema.items() if k not in (keyword, "discriminator", "description", "title", "default")}
     distributed = any(k in base for k in ("properties", "type", "required", "additionalProperties"))
-    if distributed:
-        options = lw.distribute(base, options)
-        if not options:
-            lw.scope.reporter.warn(schema.loc.child(keyword), "no alternative can match the schema around it, "
-                                   "so no value is valid; typed as Any")
-            return ir.AnyType()
-    real = [s for s in options if s.get("type") != "null"]
-    members = [lw.type_of(o, hint if len(real) == 1 else f"{hint}Option{i}", made_by_folding=distributed)
-               for i, o in enumerate(options, 1)]
-    result = ir.union(*members)
+    pairs = lw.distribute(base, options) if distributed else [(o, o) for o in options]
+    if not pairs:
+        lw.scope.reporter.warn(schema.loc.child(keyword), "no alternative can match the schema around it, "
+                               "so no value is valid; typed as Any")
+        return ir.AnyType()
+    options = [made for _, made in pairs]
     discriminator = schema.get("discriminator")
-    if isinstance(result, ir.Union) and isinstance(discriminator, dict) \
-            and isinstance(discriminator.get("propertyName"), str):
-        field = discriminator["propertyName"]
+    field = discriminator.get("propertyName") if isinstance(discriminator, dict) else None
+    names = member_names(lw, pairs, hint, field if isinstance(field, str) else None)
+    members = [lw.type_of(o, name, made_by_folding=distributed) for o, name in zip(options, names)]
+    result = ir.union(*members)
+    if isinstance(result, ir.Union) and isinstance(field, str) and isinstance(discriminator, dict):
         return ir.Union(result.members, field, discriminator_tags(lw, options, field, discriminator.get("mapping")))
     return result
+
+
+def member_names(lw: Context, pairs: list[tuple[Schema, Schema]], hint: str, field: str | None) -> list[str]:
+    """The name each member declares under, if it declares one: what the member says of itself that
+    no other member still unnamed says. In turn: its ``title`` (as it is when written as a class name
+    no definition has, else after ``hint``); its tag (the value of ``field``, else of its first property
+    with one value); the declaration it refers to; its kind (the one object member is ``hint``, or
+    ``…Object`` where ``hint`` names a definition; the one array member is ``hint``, its items ``…Item``).
+    Last, ``…Option<n>``, counting only such members. A name never depends on a member's place, nor on
+    how many members there are.
+    """
+    expanded = [lw.expand(made) for _, made in pairs]
+    sources = [[text(made.get("title")), tag_of(full, field), referred(lw, given), _kind(full)]
+               for (given, made), full in zip(pairs, expanded)]
+    chosen: list[str | None] = [None] * len(pairs)
+    for rank in range(4):
+        candidates = {i: pascal(s[rank] or "") for i, s in enumerate(sources) if chosen[i] is None}
+        taken = list(candidates.values())
+        for i, word in candidates.items():
+            if word and word[0].isalpha() and taken.count(word) == 1:
+                chosen[i] = _named(lw, hint, word, sources[i][0] if rank == 0 else None, rank == 3)
+    counter = iter(range(1, len(pairs) + 1))
+    return [name if name is not None else hint if _plain(full) else f"{hint}Option{next(counter)}"
+            for name, full in zip(chosen, expanded)]
+
+
+def _named(lw: Context, hint: str, word: str, title: str | None, kind: bool) -> str:
+    if kind:
+        return hint + "Object" if word == "Object" and hint in lw.scope.named else hint
+    if title is not None and title.isidentifier() and pascal(title) == title and title not in lw.scope.named:
+        return title  # `BetaResponseAudioWsDelta`: a class name already
+    return after(hint, word)
+
+
+def after(hint: str, word: str) -> str:
+    """``word`` after ``hint``, the words they share said once: ``ToolResources`` after
+    ``AssistantToolResources`` is ``AssistantToolResources``, ``ConfigurationFile`` ``…ToolResourcesConfigurationFile``."""
+    ours, theirs = [w.lower() for w in words(hint)], words(word)
+    for k in range(min(len(ours), len(theirs)), 0, -1):
+        if ours[-k:] == [w.lower() for w in theirs[:k]]:
+            return hint + pascal("_".join(theirs[k:]))
+    return hint + word
+
+
+def _kind(schema: Schema) -> str | None:
+    kind = schema.get("type")
+    kind = implied_kind(schema) if kind is None else kind
+    return kind if kind in ("object", "array") else None
+
+
+def _plain(schema: Schema) -> bool:
+    """A member that declares nothing (a scalar, a value): it takes no place in the count."""
+    kind = schema.get("type")
+    return "const" in schema or "enum" in schema or (isinstance(kind, str) and kind not in ("object", "array"))
+
+
+def tag_of(schema: Schema, field: str | None) -> str | None:
+    """The one value ``schema`` allows for ``field`` (else for its first property that has one)."""
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return None
+    for name in [field] if field is not None else list(properties):
+        sub = properties.get(name)
+        values = [sub["const"]] if isinstance(sub, Schema) and "const" in sub else \
+            sub.get("enum") if isinstance(sub, Schema) else None
+        if isinstance(values, list) and len(values) == 1 and isinstance(values[0], (str, int)) \
+                and not isinstance(values[0], bool):
+            return str(values[0])
+    return None
+
+
+def referred(lw: Context, schema: Schema) -> str | None:
+    """The name of the definition a member refers to (``$ref``, or a lone ``allOf`` reference)."""
+    target = schema.get("$ref")
+    members = schema.get("allOf")
+    if not isinstance(target, str) and isinstance(members, list) and len(members) == 1 \
+            and isinstance(members[0], Schema):
+        target = members[0].get("$ref")
+    return lw.scope.names.get(target) if isinstance(target, str) else None
 
 
 def discriminator_tags(lw: Context, options: list[Schema], field: str, mapping: Any) -> tuple[tuple[str, str], ...]:

@@ -10,10 +10,11 @@ from .defaults import check_defaults
 from .naming import name
 from .order import order
 from .refs import check_refs
+from .share import share
 from .tags import tag
 
 Pass = Callable[[ir.Module, Reporter], ir.Module]
-PIPELINE: tuple[Pass, ...] = (check_refs, check_defaults, name, tag, order)
+PIPELINE: tuple[Pass, ...] = (check_refs, share, check_defaults, name, tag, order)
 
 
 def run(module: ir.Module, reporter: Reporter) -> ir.Module:
