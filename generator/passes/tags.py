@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import ir
-from ..diagnostics import Reporter
-from ..ir.walk import top_types, types
+from ..diagnostics import Location, Reporter
+from ..ir.walk import types
 from .where import location
 
 
@@ -20,14 +20,14 @@ def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
     declarations = {d.name: d for d in module.declarations}
     tags: dict[str, ir.Tag | None] = {}
     for d in module.declarations:
-        for t in _unions(d):
+        for where, t in _unions(d):
             members = list(_models(t, declarations).values())
             if len(members) < 2:
                 continue
             found = _tags(members, t.tag_field, dict(t.tags))
             if found is None:
                 names = " | ".join(m.name for m in members)
-                reporter.warn(location(d), f"no property tells the object types {names} apart "
+                reporter.warn(where, f"no property tells the object types {names} apart "
                               "(no discriminator, no distinct const); the msgspec variant decodes them as a plain object")
                 continue
             for model, value in zip(members, found):
@@ -39,8 +39,11 @@ def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
     return ir.Module(tagged, module.root)
 
 
-def _unions(d: ir.Declaration) -> tuple[ir.Union, ...]:
-    return tuple(u for top in top_types(d) for u in types(top) if isinstance(u, ir.Union))
+def _unions(d: ir.Declaration) -> list[tuple[Location, ir.Union]]:
+    """The unions in ``d``'s types, each with where it was written: the alias, or the model's property."""
+    tops = [(location(d), d.type)] if isinstance(d, ir.Alias) else [
+        (location(d, "properties", f.wire_name), f.type) for f in d.fields]
+    return [(where, u) for where, top in tops for u in types(top) if isinstance(u, ir.Union)]
 
 
 def _with_tag(model: ir.Model, tag: ir.Tag | None) -> ir.Model:
