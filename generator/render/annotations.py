@@ -61,12 +61,27 @@ def annotation(t: ir.Type, imports: Imports, style: TypeStyle) -> str:
                 annotated = imports.add("typing", "Annotated")
                 return f"{annotated}[{spell(inner)}, {imports.add('msgspec', 'Meta')}({meta})]"
             case ir.Union(members):
-                return " | ".join(map(spell, members))
+                return " | ".join(map(spell, merged_literals(members)))
             case ir.Literal(values):
                 return imports.add("typing", "Literal") + "[" + ", ".join(map(literals.value, values)) + "]"
         raise AssertionError(f"unknown IR type {t!r}")
 
     return spell(t)
+
+
+def merged_literals(members: tuple[ir.Type, ...]) -> tuple[ir.Type, ...]:
+    """The literal members of a union as one ``Literal[...]`` where the first of them stood:
+    ``Literal["a", "b"] | None`` rather than ``Literal["a"] | Literal["b"] | None`` (the same type)."""
+    literal_members = [m for m in members if isinstance(m, ir.Literal)]
+    if len(literal_members) < 2:
+        return members
+    values: dict[tuple[type, ir.LiteralValue], ir.LiteralValue] = {}
+    for m in literal_members:
+        for v in m.values:
+            values.setdefault((type(v), v), v)  # by type too: `1` and `True` are different literals
+    first = members.index(literal_members[0])
+    return tuple(ir.Literal(tuple(values.values())) if i == first else m for i, m in enumerate(members)
+                 if i == first or not isinstance(m, ir.Literal))
 
 
 def meta_arguments(constraints: ir.Constraints) -> str:
