@@ -862,7 +862,7 @@ def test_msgspec_accepts_each_literal_beside_a_constrained_scalar(tmp_path: Path
 def test_a_constraint_a_literal_union_cannot_keep_is_documented(tmp_path: Path) -> None:
     schema = {"type": "object", "properties": {"v": {"anyOf": [{"enum": ["a"]}, {"type": "string", "minLength": 2}]}}}
     source, _ = _generated(tmp_path, schema)
-    assert 'v: str | UnsetType = UNSET\n    """Constraints not enforced: min length 2."""' in source, source
+    assert 'v: str | UnsetType = UNSET\n    """Constraints not enforced: `str`: min length 2."""' in source, source
 
 
 def test_a_literal_union_its_constraints_accept_is_kept(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 from .. import ir
+from ..ir.walk import map_types
 from . import literals
 from .imports import Imports
 
@@ -82,6 +83,16 @@ def merged_literals(members: tuple[ir.Type, ...]) -> tuple[ir.Type, ...]:
     first = members.index(literal_members[0])
     return tuple(ir.Literal(tuple(values.values())) if i == first else m for i, m in enumerate(members)
                  if i == first or not isinstance(m, ir.Literal))
+
+
+def unconstrained(t: ir.Type) -> ir.Type:
+    """``t`` without the constraints on it and inside it."""
+    return map_types(t, lambda node: node.type if isinstance(node, ir.Constrained) else node)
+
+
+def plain(t: ir.Type, style: TypeStyle) -> str:
+    """``t`` as a docstring names it: spelled as in an annotation, without constraints, importing nothing."""
+    return annotation(unconstrained(t), Imports(), style)
 
 
 def meta_arguments(constraints: ir.Constraints) -> str:

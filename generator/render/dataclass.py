@@ -8,7 +8,8 @@ from .. import ir
 from . import literals
 from .annotations import RICH_FORMATS, TypeStyle
 from .imports import Imports
-from .view import Context, FieldView, constraints_note, field_doc, with_field_call
+from .notes import constraints_note
+from .view import Context, FieldView, field_doc, with_field_call
 
 name = "dataclass"
 template = "dataclass.py.jinja"
@@ -42,8 +43,12 @@ def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
         keywords.append(("metadata", "{" + literals.string("wire_name") + ": " + literals.string(f.wire_name) + "}"))
     if any(k != "default" for k, _ in keywords):
         ctx.imports.add("dataclasses", "field")
-    note = constraints_note(f.type, enforced=False)
+    note = constraints_note(f.type, style, enforced=False)
     return FieldView(f.name, ctx.annotate(t), with_field_call("field", keywords), field_doc(f, note))
+
+
+def alias_note(alias: ir.Alias, ctx: Context) -> str | None:
+    return None
 
 
 def class_options(model: ir.Model, ctx: Context) -> tuple[str, ...]:

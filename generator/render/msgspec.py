@@ -3,7 +3,9 @@
 Every type here must build a msgspec decoder: unions msgspec cannot decode are widened
 (``msgspec_unions``), constraints are enforced with ``Meta``, a model's tag is set by its class
 (so the tag property has no field), and a key msgspec cannot rename (one with ``"``, ``\\`` or a
-control character) has no field either: it is ignored like an unknown key.
+control character) has no field either: it is ignored like an unknown key. What is not enforced (a
+member widened, a constraint msgspec cannot check or a widening dropped) is said in the field's or
+alias's docstring.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from ..names import portable_wire_name
 from . import literals
 from .annotations import RICH_FORMATS, TypeStyle
 from .imports import Imports
-from .msgspec_unions import legal
-from .view import Context, FieldView, constraints_note, field_doc, with_field_call
+from .msgspec_unions import Widening, legal
+from .notes import constraints_note, widening_note
+from .view import Context, FieldView, field_doc, joined, with_field_call
 
 name = "msgspec"
 template = "msgspec.py.jinja"
@@ -54,10 +57,20 @@ def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
         keywords.append(("name", literals.string(f.wire_name)))
     if any(k != "default" for k, _ in keywords):
         ctx.imports.add("msgspec", "field")
-    lost: list[ir.Constraints] = []
-    legal(f.type, ctx.declarations, lost, ctx.enums.keys())
-    return FieldView(f.name, expression, with_field_call("field", keywords),
-                     field_doc(f, constraints_note(f.type, enforced=True, lost=lost)))
+    return FieldView(f.name, expression, with_field_call("field", keywords), field_doc(f, _unenforced(f.type, ctx)))
+
+
+def alias_note(alias: ir.Alias, ctx: Context) -> str | None:
+    return _unenforced(alias.type, ctx)
+
+
+def _unenforced(t: ir.Type, ctx: Context) -> str | None:
+    """What a value of ``t`` is not checked for here: the members widened, and the constraints
+    msgspec cannot enforce or a widening dropped."""
+    widening = Widening()
+    legal(t, ctx.declarations, widening, ctx.enums.keys())
+    return joined(widening_note(widening.widened, style),
+                  constraints_note(t, style, enforced=True, lost=widening.lost))
 
 
 def class_options(model: ir.Model, ctx: Context) -> tuple[str, ...]:

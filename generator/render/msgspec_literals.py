@@ -28,8 +28,9 @@ def literals_fit(members: list[ir.Type]) -> bool:
     return True
 
 
-def fold(members: list[ir.Type], lost: list[ir.Constraints]) -> list[ir.Type]:
-    """``members`` with each literal that its scalar would refuse folded into that scalar."""
+def fold(members: list[ir.Type], lost: list[tuple[ir.Type, ir.Constraints]]) -> list[ir.Type]:
+    """``members`` with each literal that its scalar would refuse folded into that scalar (the
+    constraints that gives up go to ``lost``, with their member)."""
     for kind, values in _literal_values(members).items():
         scalar = _decoder(members, kind)
         if scalar is None or (_kind(scalar) == kind and _accepts(scalar, values)):
@@ -73,7 +74,7 @@ def _multiple(value: str | int, scalar: ir.Type) -> bool:
     return value % step == 0
 
 
-def _widened(scalar: ir.Type, values: list[str | int], lost: list[ir.Constraints]) -> ir.Type:
+def _widened(scalar: ir.Type, values: list[str | int], lost: list[tuple[ir.Type, ir.Constraints]]) -> ir.Type:
     """``scalar`` accepting ``values`` too: by its pattern if that is its only constraint, else
     without constraints (recorded in ``lost``)."""
     assert isinstance(scalar, ir.Constrained)  # an unconstrained scalar accepts every value of its kind
@@ -84,7 +85,7 @@ def _widened(scalar: ir.Type, values: list[str | int], lost: list[ir.Constraints
             return ir.Constrained(scalar.type, ir.Constraints(pattern=re.compile(exact + "|" + c.pattern).pattern))
         except re.error:  # a pattern that opens with global flags (`(?i)…`) cannot follow another
             pass
-    lost.append(c)
+    lost.append((scalar, c))
     return scalar.type
 
 

@@ -7,12 +7,14 @@ its Structs are tagged on the same field. A union that breaks a rule is widened,
 formatted strings become ``str``, several arrays one ``list`` of their items, several untagged
 objects ``dict[str, Any]``. The tags pass has already warned about untagged object unions.
 Literals beside a scalar of their kind must pass its constraints (``msgspec_literals``).
-Constraints a widening drops are collected in ``lost``, for the docs to say they are not enforced.
+What a widening gives up is collected in a ``Widening`` (the members widened, into what, and the
+constraints dropped with the member that had them), for the docs to say what is not enforced.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 
 from .. import ir
 from ..ir.walk import map_types
@@ -21,14 +23,31 @@ from .msgspec_literals import fold, literals_fit
 ANY_OBJECT = ir.Map(ir.AnyType())
 
 
-def legal(t: ir.Type, declarations: Mapping[str, ir.Declaration], lost: list[ir.Constraints] | None = None,
+@dataclass
+class Widening:
+    """What ``legal`` gave up to make a type decodable, in the order it met it."""
+
+    widened: list[tuple[tuple[ir.Type, ...], ir.Type]] = field(default_factory=list)
+    """Members of a union as written, and the one type they are decoded as."""
+    lost: list[tuple[ir.Type, ir.Constraints]] = field(default_factory=list)
+    """Constraints no longer enforced, each with the member that had them."""
+
+    def widen(self, group: list[ir.Type], by: ir.Type) -> None:
+        self.widened.append((tuple(group), by))
+        self.drop(group)
+
+    def drop(self, members: list[ir.Type]) -> None:
+        self.lost += [(m, m.constraints) for m in members if isinstance(m, ir.Constrained)]
+
+
+def legal(t: ir.Type, declarations: Mapping[str, ir.Declaration], widening: Widening | None = None,
           enums: Collection[str] = ()) -> ir.Type:
-    """``t`` with every union made one msgspec can decode; dropped constraints go to ``lost``.
+    """``t`` with every union made one msgspec can decode; what that gives up goes to ``widening``.
     ``enums``: aliases written as enum classes (see ``_enum_values``)."""
-    dropped = [] if lost is None else lost
+    report = Widening() if widening is None else widening
     if enums:
         t = map_types(t, lambda node: _enum_values(node, declarations, enums) if isinstance(node, ir.Union) else node)
-    return map_types(t, lambda node: _legal_union(node, declarations, dropped) if isinstance(node, ir.Union) else node)
+    return map_types(t, lambda node: _legal_union(node, declarations, report) if isinstance(node, ir.Union) else node)
 
 
 def _enum_values(union: ir.Union, declarations: Mapping[str, ir.Declaration], enums: Collection[str]) -> ir.Type:
@@ -53,30 +72,38 @@ def _enum_values(union: ir.Union, declarations: Mapping[str, ir.Declaration], en
                       and kind(m) in shared else m for m in union.members))
 
 
-def _legal_union(union: ir.Union, declarations: Mapping[str, ir.Declaration], lost: list[ir.Constraints]) -> ir.Type:
+def _legal_union(union: ir.Union, declarations: Mapping[str, ir.Declaration], report: Widening) -> ir.Type:
     members = [m for member in union.members for m in _expand_alias(member, declarations)]
     if _is_legal(members, declarations):
         return union
     # The members now include what aliases stood for: their own unions need the same care.
-    members = [legal(m, declarations, lost) for m in members]
+    members = [legal(m, declarations, report) for m in members]
     if len({_string_kind(m) for m in members} - {None}) > 1:
-        members = [_plain_string(m) for m in members]
+        plain = [_plain_string(m) for m in members]
+        for by in dict.fromkeys(_bare(p) for p, m in zip(plain, members) if p != m):
+            report.widened.append((tuple(m for p, m in zip(plain, members) if p != m and _bare(p) == by), by))
+        members = plain
     for kind in ("str", "int", "float", "bool"):
         same = [m for m in members if _scalar_kind(m) == kind]
         if len(same) > 1:  # msgspec would try only one of them
-            lost += [m.constraints for m in same if isinstance(m, ir.Constrained)]
+            report.drop(same)
             members = _replace(members, same, ir.Scalar(kind))
     arrays = [m for m in members if isinstance(_bare(m), (ir.Array, ir.Tuple))]
     if len(arrays) > 1:
         items = [i for a in arrays for i in _array_items(_bare(a))]
-        members = _replace(members, arrays, ir.Array(legal(ir.union(*items), declarations, lost)))
+        inner = Widening()  # the items' own widening is part of this one: only their lost limits are said
+        merged = ir.Array(legal(ir.union(*items), declarations, inner))
+        report.widen(arrays, merged)
+        report.lost += inner.lost
+        members = _replace(members, arrays, merged)
     objects = [m for m in members if _object_kind(m, declarations) is not None]
     if not _one_object_kind(objects, declarations):
+        report.widen(objects, ANY_OBJECT)
         members = _replace(members, objects, ANY_OBJECT)
     if _tuple_beside_sized_map(members):
-        lost += [m.constraints for m in members if isinstance(m, ir.Constrained) and isinstance(m.type, ir.Map)]
+        report.drop([m for m in members if isinstance(m, ir.Constrained) and isinstance(m.type, ir.Map)])
         members = [m.type if isinstance(m, ir.Constrained) and isinstance(m.type, ir.Map) else m for m in members]
-    return ir.union(*fold(members, lost))
+    return ir.union(*fold(members, report.lost))
 
 
 def _tuple_beside_sized_map(members: list[ir.Type]) -> bool:

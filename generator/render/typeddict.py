@@ -16,7 +16,8 @@ from .. import ir
 from . import literals
 from .annotations import TypeStyle
 from .imports import Imports
-from .view import Context, FieldView, constraints_note, field_doc
+from .notes import constraints_note
+from .view import Context, FieldView, field_doc
 
 name = "typeddict"
 template = "typeddict.py.jinja"
@@ -49,7 +50,11 @@ def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
         if f.default is not None:
             note = "Default: `" + json.dumps(f.default.value, ensure_ascii=False) + "`."
     key = literals.string(f.wire_name) if functional(model) else f.wire_name
-    return FieldView(key, expression, None, field_doc(f, constraints_note(f.type, enforced=False), note))
+    return FieldView(key, expression, None, field_doc(f, constraints_note(f.type, style, enforced=False), note))
+
+
+def alias_note(alias: ir.Alias, ctx: Context) -> str | None:
+    return None
 
 
 def class_options(model: ir.Model, ctx: Context) -> tuple[str, ...]:

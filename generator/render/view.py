@@ -6,15 +6,15 @@ expressions, docs are escaped docstring literals. Templates only place them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from .. import ir
-from ..ir.walk import map_types, refs, types
+from ..ir.walk import map_types, refs
 from ..names import enum_member
 from . import literals
-from .annotations import TypeStyle, annotation, describe, unenforced
+from .annotations import TypeStyle, annotation
 from .defaults import Builder
 from .imports import Imports
 from .options import RenderOptions
@@ -123,6 +123,9 @@ class Variant(Protocol):
 
     def field(self, field: ir.Field, model: ir.Model, ctx: Context) -> FieldView | None: ...
 
+    def alias_note(self, alias: ir.Alias, ctx: Context) -> str | None:
+        """What the alias's docstring says after the schema's description."""
+
     def class_options(self, model: ir.Model, ctx: Context) -> tuple[str, ...]: ...
 
     def class_imports(self, imports: Imports) -> None: ...
@@ -154,7 +157,7 @@ def declaration(d: ir.Declaration, ctx: Context) -> ClassView | AliasView | Enum
     if isinstance(d, ir.Alias):
         # `X = None` assigns a value, not a type: only an explicit `TypeAlias` makes it an alias
         explicit = ctx.imports.add("typing", "TypeAlias") if isinstance(d.type, ir.Null) else None
-        return AliasView(d.name, ctx.annotate(d.type), doc(d.doc, ""), explicit)
+        return AliasView(d.name, ctx.annotate(d.type), doc(joined(d.doc, variant.alias_note(d, ctx)), ""), explicit)
     variant.class_imports(ctx.imports)
     fields = tuple(variant.field(f, d, ctx) for f in d.fields if not variant.omitted(d, f))
     if variant.functional(d):
@@ -204,7 +207,7 @@ def _enum_view(alias: ir.Alias, members: Mapping[str | int, str], imports: Impor
 def _keys_doc(model: ir.Model) -> str | None:
     """A functional declaration has no place for field docs: they join the class doc."""
     keys = [f"- `{f.wire_name}`: {f.doc}" for f in model.fields if f.doc]
-    return "\n\n".join(t for t in (model.doc, "\n".join(keys)) if t) or None
+    return joined(model.doc, "\n".join(keys))
 
 
 def header(source: str) -> str:
@@ -225,17 +228,9 @@ def with_field_call(call: str, keywords: list[tuple[str, str]]) -> str | None:
     return f"{call}(" + ", ".join(f"{k}={v}" for k, v in keywords) + ")"
 
 
+def joined(*paragraphs: str | None) -> str | None:
+    return "\n\n".join(p for p in paragraphs if p) or None
+
+
 def field_doc(field: ir.Field, *notes: str | None) -> str | None:
-    text = "\n\n".join(t for t in (field.doc, *notes) if t)
-    return doc(text, INDENT) if text else None
-
-
-def constraints_note(t: ir.Type, *, enforced: bool, lost: Sequence[ir.Constraints] = ()) -> str | None:
-    """The constraints on ``t`` in words (those msgspec cannot enforce, when the rest are, and
-    those ``lost`` where a union had to be widened)."""
-    found = [n.constraints for n in types(t) if isinstance(n, ir.Constrained)]
-    if enforced:
-        found = [u for c in found if (u := unenforced(c)) is not None]
-        found += [c for i, c in enumerate(lost) if c not in lost[:i]]
-    text = "; ".join(describe(c) for c in found)
-    return f"Constraints{' not enforced' if enforced else ''}: {text}." if text else None
+    return doc(joined(field.doc, *notes), INDENT)
