@@ -37,6 +37,7 @@ class EventOption2(Struct, kw_only=True):
 
 
 Event = dict[str, Any] | list[EventItem]
+"""Not enforced here: `EventTextDelta | AudioDone | EventResponseAudioDelta | EventError | EventOption1 | EventOption2` is decoded as `dict[str, Any]`."""
 
 
 class Error(Struct, kw_only=True):

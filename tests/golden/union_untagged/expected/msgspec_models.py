@@ -17,4 +17,7 @@ class Phone(Struct, kw_only=True):
 
 
 Contact = dict[str, Any]
-"""An e-mail address or a phone number: nothing on the wire says which."""
+"""An e-mail address or a phone number: nothing on the wire says which.
+
+Not enforced here: `Email | Phone` is decoded as `dict[str, Any]`.
+"""
