@@ -45,15 +45,17 @@ def parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any]
 
 
 def load_yaml(text: str) -> Any:
-    """PyYAML's safe loading, without timestamps (a date in a schema stays the string it was written as)."""
+    """PyYAML's safe loading, with plain scalars read by the YAML 1.2 core schema (``yaml_core``)."""
     yaml, loader = _yaml()
     return yaml.load(text, Loader=loader)
 
 
 def yaml_version() -> str:
-    """What ``load_yaml`` is: the library's version and the loader it builds on."""
+    """What ``load_yaml`` is: the library's version, the loader it builds on and the schema it reads by."""
+    from . import yaml_core
+
     yaml, loader = _yaml()
-    return f"{yaml.__version__} {loader.__mro__[1].__name__} no-timestamps"
+    return f"{yaml.__version__} {loader.__mro__[1].__name__} {yaml_core.VERSION}"
 
 
 @cache
@@ -61,14 +63,9 @@ def _yaml() -> tuple[Any, type[Any]]:
     """PyYAML and its loader, imported when a run first reads YAML (a run with nothing to do never does)."""
     import yaml
 
-    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-        pass
+    from . import yaml_core
 
-    Loader.yaml_implicit_resolvers = {
-        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-    }
-    return yaml, Loader
+    return yaml, yaml_core.loader()
 
 
 def _fail(location: Location, message: str) -> SchemaError:
