@@ -16,7 +16,8 @@ Six kinds of entry (``namespace``):
 - ``statement``: what black makes of one statement formatted on its own, keyed the same way;
 - ``valid``: a definition the meta-schema check accepted without a word (``verdicts``), keyed by its
   canonical text and the validator's version;
-- ``yaml``: the value of one piece of a long YAML document (``yaml_pieces``), keyed by its text;
+- ``yaml``: the value of one piece of a long YAML document (``yaml_pieces``), keyed by its text and
+  the loader's version (``read.yaml_version``: PyYAML's and the schema it reads by);
 - ``declaration``: for one module and variant, what the template wrote for each declaration, its
   imports and what it read to get there (``memo``); one entry per project, input, variant and
   options, replaced by each run.

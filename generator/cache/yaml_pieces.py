@@ -31,7 +31,8 @@ from .store import Cache, digests
 
 NAMESPACE = "yaml"
 SCHEME = "2"
-"""Bump it when what a cached piece means changes (the loader's settings, say)."""
+"""Bump it when what a cached piece means changes in a way ``read.yaml_version`` (in every key) does
+not say."""
 PIECES_FROM = 64 * 1024
 """A YAML text at least this long is read piece by piece."""
 SPLIT = 16 * 1024
