@@ -232,3 +232,11 @@ def test_a_member_inserted_first_in_every_union_of_openai_is_a_compatible_change
     assert unions > 300, unions
     changes = compare("openai", before, after)
     assert {c.severity for c in changes} == {"compatible"}, "\n".join(str(c) for c in changes if c.severity != "compatible")
+
+
+def test_a_member_that_is_a_union_of_its_own_passes_the_name_on(tmp_path: Path) -> None:
+    holder = {"type": "object", "properties": {"approval": {"anyOf": [
+        {"oneOf": [_member("Approval filter"), {"type": "string", "title": "Approval setting"}]},
+        {"type": "null"}]}}}
+    module = _ir(tmp_path, _openapi({"Holder": holder}))
+    assert sorted(_names(module)) == ["Holder", "HolderApprovalFilter"]

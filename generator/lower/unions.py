@@ -38,8 +38,9 @@ def member_names(lw: Context, pairs: list[tuple[Schema, Schema]], hint: str, fie
     no definition has, else after ``hint``); its tag (the value of ``field``, else of its first property
     with one value); the declaration it refers to; its kind (the one object member is ``hint``, or
     ``…Object`` where ``hint`` names a definition; the one array member is ``hint``, its items ``…Item``).
-    Last, ``…Option<n>``, counting only such members. A name never depends on a member's place, nor on
-    how many members there are.
+    A member that is a union of its own passes ``hint`` on to its members. Last, ``…Option<n>``,
+    counting only such members. A name never depends on a member's place, nor on how many members
+    there are.
     """
     expanded = [lw.expand(made) for _, made in pairs]
     sources = [[text(made.get("title")), tag_of(full, field), referred(lw, given), _kind(full)]
@@ -52,7 +53,7 @@ def member_names(lw: Context, pairs: list[tuple[Schema, Schema]], hint: str, fie
             if word and word[0].isalpha() and taken.count(word) == 1:
                 chosen[i] = _named(lw, hint, word, sources[i][0] if rank == 0 else None, rank == 3)
     counter = iter(range(1, len(pairs) + 1))
-    return [name if name is not None else hint if _plain(full) else f"{hint}Option{next(counter)}"
+    return [name if name is not None else hint if _plain(full) or _nested(full) else f"{hint}Option{next(counter)}"
             for name, full in zip(chosen, expanded)]
 
 
@@ -78,6 +79,11 @@ def _kind(schema: Schema) -> str | None:
     kind = schema.get("type")
     kind = implied_kind(schema) if kind is None else kind
     return kind if kind in ("object", "array") else None
+
+
+def _nested(schema: Schema) -> bool:
+    """A member that is a union of its own: its members join this union, named among themselves."""
+    return any(isinstance(schema.get(k), list) for k in ("anyOf", "oneOf")) and not schema.get("properties")
 
 
 def _plain(schema: Schema) -> bool:
