@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from .. import ir
 from ..frontend.schema import Schema
-from .context import Context
 from ..names import pascal, words
+from .context import Context
 from .shapes import has_constant, implied_kind, text
 
 
@@ -47,7 +48,7 @@ def member_names(lw: Context, pairs: list[tuple[Schema, Schema]], hint: str, fie
                for (given, made), full in zip(pairs, expanded)]
     chosen: list[str | None] = [None] * len(pairs)
     for rank in range(4):
-        candidates = {i: pascal(s[rank] or "") for i, s in enumerate(sources) if chosen[i] is None}
+        candidates = {i: _pascal(s[rank] or "") for i, s in enumerate(sources) if chosen[i] is None}
         taken = list(candidates.values())
         for i, word in candidates.items():
             if word and word[0].isalpha() and taken.count(word) == 1:
@@ -55,6 +56,11 @@ def member_names(lw: Context, pairs: list[tuple[Schema, Schema]], hint: str, fie
     counter = iter(range(1, len(pairs) + 1))
     return [name if name is not None else hint if _plain(full) or _nested(full) else f"{hint}Option{next(counter)}"
             for name, full in zip(chosen, expanded)]
+
+
+@cache
+def _pascal(text: str) -> str:
+    return pascal(text)
 
 
 def _named(lw: Context, hint: str, word: str, title: str | None, kind: bool) -> str:

@@ -30,12 +30,17 @@ def _share(module: ir.Module) -> ir.Module:
     by_name = {d.name: d for d in module.declarations}
     if all(not d.inline for d in module.declarations):
         return module
-    text = _Signatures(by_name)
-    named: dict[str, str] = {}
+    outlines: dict[tuple[object, ...], list[str]] = {}
     for d in module.declarations:
         if not d.inline:
-            named.setdefault(text.of(d.name), d.name)
-    same = {d.name: named[s] for d in module.declarations if d.inline and (s := text.of(d.name)) in named}
+            outlines.setdefault(_outline(d), []).append(d.name)
+    text = _Signatures(by_name)
+    same: dict[str, str] = {}
+    for d in module.declarations:
+        candidates = outlines.get(_outline(d)) if d.inline else None
+        if candidates:  # the whole text only where the outline already matches (a few in a thousand)
+            mine = text.of(d.name)
+            same.update({d.name: n for n in candidates[::-1] if text.of(n) == mine})
     if not same:
         return module
     kept = tuple(d for d in module.declarations if d.name not in same)
@@ -61,6 +66,14 @@ def _reachable(module: ir.Module, gone: set[str], before: dict[str, ir.Declarati
             used.add(n)
             todo.extend(declaration_refs(by_name[n]))
     return ir.Module(tuple(d for d in module.declarations if d.name in used), module.root)
+
+
+def _outline(d: ir.Declaration) -> tuple[object, ...]:
+    """What a declaration's text must have for it to be another's, cheap to compare: its kind, and
+    its fields' keys and whether they are required."""
+    if isinstance(d, ir.Alias):
+        return ("alias", type(d.type).__name__)
+    return ("model", d.closed, tuple((f.wire_name, f.required) for f in d.fields))
 
 
 class _Signatures:
