@@ -1,4 +1,4 @@
-"""The order pass: the schema's order, each declaration below what it needs at import, in linear time.
+"""The order pass: by name, each declaration below what it needs at import, in linear time.
 
 ``reference`` is the plain statement of the rule (place, round after round, every waiting
 declaration whose needs are placed; then cut cycles one alias at a time); the pass must give the
@@ -8,6 +8,8 @@ same module and the same diagnostics on random declaration graphs, without its q
 from __future__ import annotations
 
 import importlib
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator import ir
+from conftest import ROOT
 from generator.diagnostics import Reporter
 
 ordering = importlib.import_module("generator.passes.order")  # the package exports the function `order`
@@ -32,7 +35,7 @@ def reference(module: ir.Module, reporter: Reporter) -> ir.Module:
                 waiting.remove(declaration)
                 placed[declaration.name] = declaration
 
-    for d in module.declarations:
+    for d in ordering.canonical(module):
         waiting.append(d)
         settle()
     while waiting:
@@ -96,3 +99,22 @@ def test_order_reads_each_declaration_once(length: int, monkeypatch: pytest.Monk
     result = ordering.order(_chain(length), Reporter())
     assert [d.name for d in result.declarations] == [f"A{i}" for i in range(length, -1, -1)]
     assert calls <= length + 1
+
+
+@pytest.mark.parametrize("variant", ["dataclass", "typeddict", "msgspec"])
+def test_the_order_of_definitions_changes_nothing(tmp_path: Path, variant: str) -> None:
+    """A provider regenerating its spec with the definitions in another order: the same module."""
+    from generator import render
+    from generator.project.inputs import Input
+    from generator.project.pipeline import to_ir
+
+    seed = json.loads((ROOT / "schemas" / "chat_completion_out.json").read_text())
+    shuffled = {**seed, "definitions": dict(reversed(list(seed["definitions"].items())))}
+    texts = []
+    for name, document in (("a", seed), ("b", shuffled)):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "schema.json").write_text(json.dumps(document))
+        module = to_ir(Input("x", folder / "schema.json", "schema.json"), folder, Reporter())
+        texts.append(render.render(module, variant, "schema.json", render.environment()))
+    assert texts[0] == texts[1]

@@ -6,23 +6,6 @@ from typing import Any, Literal
 from msgspec import UNSET, Struct, UnsetType
 
 
-class OpenAIChatCompletionOut(Struct, kw_only=True):
-    service_tier: ServiceTier | UnsetType = UNSET
-    """Service tier the request was processed with"""
-    id: str | UnsetType = UNSET
-    """Unique identifier for the completion"""
-    object: str = "chat.completion"
-    """Object type, which is always chat.completion"""
-    created: int | UnsetType = UNSET
-    """Unix timestamp of the completion"""
-    model: str
-    """model name"""
-    choices: list[OpenAIChatCompletionChoice]
-    """List of chat completion choices, can be more than one"""
-    usage: UsageInfo
-    """The usage data for the completion request"""
-
-
 class ChatCompletionAssistantMessage(Struct, kw_only=True):
     cache_control: dict[str, Any] | UnsetType = UNSET
     """Cache control for prompt caching"""
@@ -72,6 +55,23 @@ class OpenAIChatCompletionChoice(Struct, kw_only=True):
     """the reason the model stopped generating tokens. stop if the model hit a natural stop point or a provided stop sequence, length if the maximum number of tokens specified in the request was reached, tool_calls if the model called a tool."""
     logprobs: OpenAIChoiceLogProbs | UnsetType = UNSET
     """Log probability information for the choice."""
+
+
+class OpenAIChatCompletionOut(Struct, kw_only=True):
+    service_tier: ServiceTier | UnsetType = UNSET
+    """Service tier the request was processed with"""
+    id: str | UnsetType = UNSET
+    """Unique identifier for the completion"""
+    object: str = "chat.completion"
+    """Object type, which is always chat.completion"""
+    created: int | UnsetType = UNSET
+    """Unix timestamp of the completion"""
+    model: str
+    """model name"""
+    choices: list[OpenAIChatCompletionChoice]
+    """List of chat completion choices, can be more than one"""
+    usage: UsageInfo
+    """The usage data for the completion request"""
 
 
 class OpenAIChatCompletionTokenLogprob(Struct, kw_only=True):

@@ -2,26 +2,6 @@
 from typing import Any, Literal, NotRequired, TypedDict
 
 
-class OpenAIChatCompletionOut(TypedDict):
-    service_tier: NotRequired["ServiceTier"]
-    """Service tier the request was processed with"""
-    id: NotRequired[str]
-    """Unique identifier for the completion"""
-    object: NotRequired[str]
-    """Object type, which is always chat.completion
-
-    Default: `"chat.completion"`.
-    """
-    created: NotRequired[int]
-    """Unix timestamp of the completion"""
-    model: str
-    """model name"""
-    choices: "list[OpenAIChatCompletionChoice]"
-    """List of chat completion choices, can be more than one"""
-    usage: "UsageInfo"
-    """The usage data for the completion request"""
-
-
 class ChatCompletionAssistantMessage(TypedDict):
     cache_control: NotRequired[dict[str, Any]]
     """Cache control for prompt caching"""
@@ -74,6 +54,26 @@ class OpenAIChatCompletionChoice(TypedDict):
     """the reason the model stopped generating tokens. stop if the model hit a natural stop point or a provided stop sequence, length if the maximum number of tokens specified in the request was reached, tool_calls if the model called a tool."""
     logprobs: NotRequired["OpenAIChoiceLogProbs"]
     """Log probability information for the choice."""
+
+
+class OpenAIChatCompletionOut(TypedDict):
+    service_tier: NotRequired["ServiceTier"]
+    """Service tier the request was processed with"""
+    id: NotRequired[str]
+    """Unique identifier for the completion"""
+    object: NotRequired[str]
+    """Object type, which is always chat.completion
+
+    Default: `"chat.completion"`.
+    """
+    created: NotRequired[int]
+    """Unix timestamp of the completion"""
+    model: str
+    """model name"""
+    choices: list[OpenAIChatCompletionChoice]
+    """List of chat completion choices, can be more than one"""
+    usage: "UsageInfo"
+    """The usage data for the completion request"""
 
 
 class OpenAIChatCompletionTokenLogprob(TypedDict):

@@ -1,4 +1,8 @@
-"""Order: the schema's order, except that a declaration moves down below what it needs at import.
+"""Order: by name, except that a declaration moves down below what it needs at import.
+
+The order depends on the model only, not on the order the schema lists its definitions in (a
+provider that regenerates its spec in another order changes nothing in the output), nor on the
+dialect (a JSON Schema document's root is a component like any other in an OpenAPI file).
 
 Class bodies are annotated lazily (``from __future__ import annotations``), but an alias is an
 assignment evaluated at import, and so is a field's plain default (an enum member, say): an
@@ -22,7 +26,7 @@ from .where import location
 
 def order(module: ir.Module, reporter: Reporter) -> ir.Module:
     queue = _Queue({d.name for d in module.declarations if isinstance(d, ir.Alias)})
-    for d in module.declarations:
+    for d in canonical(module):
         queue.add(d)
     if queue.waiting:  # only cycles are left
         waiting = list(queue.waiting.values())
@@ -39,8 +43,13 @@ def order(module: ir.Module, reporter: Reporter) -> ir.Module:
     return ir.Module(tuple(queue.placed.values()), module.root)
 
 
+def canonical(module: ir.Module) -> list[ir.Declaration]:
+    """By name (case aside, then as written)."""
+    return sorted(module.declarations, key=lambda d: (d.name.casefold(), d.name))
+
+
 class _Queue:
-    """Declarations in the schema's order, each placed as soon as all it needs is placed.
+    """Declarations in the canonical order, each placed as soon as all it needs is placed.
 
     Each addition places, round after round, what became ready (within a round, in the order
     the declarations came); a count of missing needs per declaration keeps this linear.

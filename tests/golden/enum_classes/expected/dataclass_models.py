@@ -17,6 +17,9 @@ class FinishReason(StrEnum):
     CLASS = "class"
 
 
+Mixed = Literal["x", 1, True]
+
+
 class Priority(IntEnum):
     VALUE_1 = 1
     VALUE_2 = 2
@@ -35,6 +38,3 @@ class Choice:
     tier: Tier | None = Tier.DEFAULT
     mixed: Mixed | None = None
     inline: Literal["a", "b"] | None = None
-
-
-Mixed = Literal["x", 1, True]

@@ -18,6 +18,9 @@ class FinishReason(StrEnum):
     CLASS = "class"
 
 
+Mixed = Literal["x", 1, True]
+
+
 class Priority(IntEnum):
     VALUE_1 = 1
     VALUE_2 = 2
@@ -35,6 +38,3 @@ class Choice(Struct, kw_only=True):
     tier: Tier | None = Tier.DEFAULT
     mixed: Mixed | UnsetType = UNSET
     inline: Literal["a", "b"] | UnsetType = UNSET
-
-
-Mixed = Literal["x", 1, True]

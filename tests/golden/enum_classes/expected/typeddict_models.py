@@ -5,6 +5,9 @@ FinishReason = Literal["stop", "length", "tool_calls", "content-filter", "2fa", 
 """Why the model stopped."""
 
 
+Mixed = Literal["x", 1, True]
+
+
 Priority = Literal[1, 2, -3]
 
 
@@ -17,8 +20,5 @@ class Choice(TypedDict):
     """Default: `2`."""
     tier: NotRequired[Tier | None]
     """Default: `"default"`."""
-    mixed: NotRequired["Mixed"]
+    mixed: NotRequired[Mixed]
     inline: NotRequired[Literal["a", "b"]]
-
-
-Mixed = Literal["x", 1, True]

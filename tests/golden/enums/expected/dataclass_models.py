@@ -4,6 +4,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+Color = Literal["red", "green"]
+"""A string enum."""
+
+
+Level = Literal[1, 2, 3]
+
+
+Mode = Literal["auto", 0, True]
+
 
 @dataclass(kw_only=True)
 class Settings:
@@ -14,16 +23,6 @@ class Settings:
     size: Literal["small", "large"] | None = None
     unit: Literal["cm", "in"] | None = None
     """An inline enum."""
-
-
-Color = Literal["red", "green"]
-"""A string enum."""
-
-
-Level = Literal[1, 2, 3]
-
-
-Mode = Literal["auto", 0, True]
 
 
 Shade = Literal["light", "dark"]

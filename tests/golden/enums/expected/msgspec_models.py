@@ -5,6 +5,15 @@ from typing import Literal
 
 from msgspec import UNSET, Struct, UnsetType
 
+Color = Literal["red", "green"]
+"""A string enum."""
+
+
+Level = Literal[1, 2, 3]
+
+
+Mode = Literal["auto", 0, True]
+
 
 class Settings(Struct, kw_only=True):
     color: Color | UnsetType = UNSET
@@ -14,16 +23,6 @@ class Settings(Struct, kw_only=True):
     size: Literal["small", "large"] | None | UnsetType = UNSET
     unit: Literal["cm", "in"] | UnsetType = UNSET
     """An inline enum."""
-
-
-Color = Literal["red", "green"]
-"""A string enum."""
-
-
-Level = Literal[1, 2, 3]
-
-
-Mode = Literal["auto", 0, True]
 
 
 Shade = Literal["light", "dark"]

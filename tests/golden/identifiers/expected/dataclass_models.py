@@ -6,6 +6,26 @@ from typing import Any
 
 
 @dataclass(kw_only=True)
+class Any_:
+    value: Any = None
+
+
+@dataclass(kw_only=True)
+class foo_bar:
+    underscore: int | None = None
+
+
+@dataclass(kw_only=True)
+class FooBar:
+    pascal: int | None = None
+
+
+@dataclass(kw_only=True)
+class FooBar_2:
+    dash: int | None = None
+
+
+@dataclass(kw_only=True)
 class Identifiers:
     """Keys that are not usable as Python names as they are."""
 
@@ -39,23 +59,3 @@ class List:
 
 Str = str
 """A definition named like a builtin."""
-
-
-@dataclass(kw_only=True)
-class Any_:
-    value: Any = None
-
-
-@dataclass(kw_only=True)
-class FooBar_2:
-    dash: int | None = None
-
-
-@dataclass(kw_only=True)
-class foo_bar:
-    underscore: int | None = None
-
-
-@dataclass(kw_only=True)
-class FooBar:
-    pascal: int | None = None

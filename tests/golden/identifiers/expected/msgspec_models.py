@@ -6,6 +6,22 @@ from typing import Any
 from msgspec import UNSET, Struct, UnsetType, field
 
 
+class Any_(Struct, kw_only=True):
+    value: Any | UnsetType = UNSET
+
+
+class foo_bar(Struct, kw_only=True):
+    underscore: int | UnsetType = UNSET
+
+
+class FooBar(Struct, kw_only=True):
+    pascal: int | UnsetType = UNSET
+
+
+class FooBar_2(Struct, kw_only=True):
+    dash: int | UnsetType = UNSET
+
+
 class Identifiers(Struct, kw_only=True):
     """Keys that are not usable as Python names as they are."""
 
@@ -38,19 +54,3 @@ class List(Struct, kw_only=True):
 
 Str = str
 """A definition named like a builtin."""
-
-
-class Any_(Struct, kw_only=True):
-    value: Any | UnsetType = UNSET
-
-
-class FooBar_2(Struct, kw_only=True):
-    dash: int | UnsetType = UNSET
-
-
-class foo_bar(Struct, kw_only=True):
-    underscore: int | UnsetType = UNSET
-
-
-class FooBar(Struct, kw_only=True):
-    pascal: int | UnsetType = UNSET

@@ -5,11 +5,10 @@ from dataclasses import dataclass
 
 
 @dataclass(kw_only=True)
-class Tree:
-    """A node with children of its own kind."""
-
-    value: int
-    children: list[Tree] | None = None
+class Company:
+    name: str
+    employees: list[Person]
+    ceo: Person | None = None
 
 
 @dataclass(kw_only=True)
@@ -19,7 +18,8 @@ class Person:
 
 
 @dataclass(kw_only=True)
-class Company:
-    name: str
-    employees: list[Person]
-    ceo: Person | None = None
+class Tree:
+    """A node with children of its own kind."""
+
+    value: int
+    children: list[Tree] | None = None

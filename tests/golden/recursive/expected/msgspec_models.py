@@ -4,11 +4,10 @@ from __future__ import annotations
 from msgspec import UNSET, Struct, UnsetType
 
 
-class Tree(Struct, kw_only=True):
-    """A node with children of its own kind."""
-
-    value: int
-    children: list[Tree] | UnsetType = UNSET
+class Company(Struct, kw_only=True):
+    name: str
+    employees: list[Person]
+    ceo: Person | None | UnsetType = UNSET
 
 
 class Person(Struct, kw_only=True):
@@ -16,7 +15,8 @@ class Person(Struct, kw_only=True):
     employer: Company | UnsetType = UNSET
 
 
-class Company(Struct, kw_only=True):
-    name: str
-    employees: list[Person]
-    ceo: Person | None | UnsetType = UNSET
+class Tree(Struct, kw_only=True):
+    """A node with children of its own kind."""
+
+    value: int
+    children: list[Tree] | UnsetType = UNSET

@@ -2,19 +2,19 @@
 from typing import NotRequired, TypedDict
 
 
+class Company(TypedDict):
+    name: str
+    employees: "list[Person]"
+    ceo: NotRequired["Person | None"]
+
+
+class Person(TypedDict):
+    name: str
+    employer: NotRequired[Company]
+
+
 class Tree(TypedDict):
     """A node with children of its own kind."""
 
     value: int
     children: NotRequired["list[Tree]"]
-
-
-class Person(TypedDict):
-    name: str
-    employer: NotRequired["Company"]
-
-
-class Company(TypedDict):
-    name: str
-    employees: list[Person]
-    ceo: NotRequired[Person | None]

@@ -6,24 +6,6 @@ from typing import Any, Literal
 
 
 @dataclass(kw_only=True)
-class OpenAIChatCompletionOut:
-    service_tier: ServiceTier | None = None
-    """Service tier the request was processed with"""
-    id: str | None = None
-    """Unique identifier for the completion"""
-    object: str = "chat.completion"
-    """Object type, which is always chat.completion"""
-    created: int | None = None
-    """Unix timestamp of the completion"""
-    model: str
-    """model name"""
-    choices: list[OpenAIChatCompletionChoice]
-    """List of chat completion choices, can be more than one"""
-    usage: UsageInfo
-    """The usage data for the completion request"""
-
-
-@dataclass(kw_only=True)
 class ChatCompletionAssistantMessage:
     cache_control: dict[str, Any] | None = None
     """Cache control for prompt caching"""
@@ -77,6 +59,24 @@ class OpenAIChatCompletionChoice:
     """the reason the model stopped generating tokens. stop if the model hit a natural stop point or a provided stop sequence, length if the maximum number of tokens specified in the request was reached, tool_calls if the model called a tool."""
     logprobs: OpenAIChoiceLogProbs | None = None
     """Log probability information for the choice."""
+
+
+@dataclass(kw_only=True)
+class OpenAIChatCompletionOut:
+    service_tier: ServiceTier | None = None
+    """Service tier the request was processed with"""
+    id: str | None = None
+    """Unique identifier for the completion"""
+    object: str = "chat.completion"
+    """Object type, which is always chat.completion"""
+    created: int | None = None
+    """Unix timestamp of the completion"""
+    model: str
+    """model name"""
+    choices: list[OpenAIChatCompletionChoice]
+    """List of chat completion choices, can be more than one"""
+    usage: UsageInfo
+    """The usage data for the completion request"""
 
 
 @dataclass(kw_only=True)

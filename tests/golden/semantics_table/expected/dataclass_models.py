@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+Level = Literal[1, 2, 3]
+
 
 @dataclass(kw_only=True)
 class Row:
@@ -36,6 +38,3 @@ class Row:
 @dataclass(kw_only=True)
 class RowNested:
     depth: int | None = None
-
-
-Level = Literal[1, 2, 3]

@@ -5,6 +5,8 @@ from typing import Any, Literal
 
 from msgspec import UNSET, Struct, UnsetType, field
 
+Level = Literal[1, 2, 3]
+
 
 class Row(Struct, kw_only=True, forbid_unknown_fields=True):
     """One field per row of the semantics table."""
@@ -35,6 +37,3 @@ class Row(Struct, kw_only=True, forbid_unknown_fields=True):
 
 class RowNested(Struct, kw_only=True):
     depth: int | UnsetType = UNSET
-
-
-Level = Literal[1, 2, 3]

@@ -5,6 +5,14 @@ import datetime
 from dataclasses import dataclass
 from typing import Literal
 
+Kind = Literal["cat", "dog"]
+
+
+@dataclass(kw_only=True)
+class Owner:
+    id: int | None = None
+    """Constraints: >= 1."""
+
 
 @dataclass(kw_only=True)
 class Pet:
@@ -17,12 +25,3 @@ class Pet:
     """Optional label."""
     born: datetime.date | None = None
     owner: Owner | None = None
-
-
-Kind = Literal["cat", "dog"]
-
-
-@dataclass(kw_only=True)
-class Owner:
-    id: int | None = None
-    """Constraints: >= 1."""

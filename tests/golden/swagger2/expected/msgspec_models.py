@@ -6,6 +6,12 @@ from typing import Annotated, Literal
 
 from msgspec import UNSET, Meta, Struct, UnsetType
 
+Kind = Literal["cat", "dog"]
+
+
+class Owner(Struct, kw_only=True):
+    id: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
+
 
 class Pet(Struct, kw_only=True):
     """A pet."""
@@ -16,10 +22,3 @@ class Pet(Struct, kw_only=True):
     """Optional label."""
     born: datetime.date | UnsetType = UNSET
     owner: Owner | None | UnsetType = UNSET
-
-
-Kind = Literal["cat", "dog"]
-
-
-class Owner(Struct, kw_only=True):
-    id: Annotated[int, Meta(ge=1)] | UnsetType = UNSET

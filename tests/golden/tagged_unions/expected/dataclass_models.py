@@ -6,17 +6,17 @@ from typing import Literal
 
 
 @dataclass(kw_only=True)
+class Circle:
+    kind: Literal["circle"]
+    radius: float
+
+
+@dataclass(kw_only=True)
 class Drawing:
     shapes: list[Circle | Square]
     """Tagged by the discriminator the schema names."""
     highlight: Circle | Square | None = None
     """Tagged by inference (a distinct one-value enum on `kind`)."""
-
-
-@dataclass(kw_only=True)
-class Circle:
-    kind: Literal["circle"]
-    radius: float
 
 
 @dataclass(kw_only=True)

@@ -4,15 +4,15 @@ from __future__ import annotations
 from msgspec import UNSET, Struct, UnsetType
 
 
+class Circle(Struct, kw_only=True, tag_field="kind", tag="circle"):
+    radius: float
+
+
 class Drawing(Struct, kw_only=True):
     shapes: list[Circle | Square]
     """Tagged by the discriminator the schema names."""
     highlight: Circle | Square | None | UnsetType = UNSET
     """Tagged by inference (a distinct one-value enum on `kind`)."""
-
-
-class Circle(Struct, kw_only=True, tag_field="kind", tag="circle"):
-    radius: float
 
 
 class Square(Struct, kw_only=True, tag_field="kind", tag="square"):

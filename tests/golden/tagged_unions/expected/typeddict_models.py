@@ -2,16 +2,16 @@
 from typing import Literal, NotRequired, TypedDict
 
 
+class Circle(TypedDict):
+    kind: Literal["circle"]
+    radius: float
+
+
 class Drawing(TypedDict):
     shapes: "list[Circle | Square]"
     """Tagged by the discriminator the schema names."""
     highlight: NotRequired["Circle | Square | None"]
     """Tagged by inference (a distinct one-value enum on `kind`)."""
-
-
-class Circle(TypedDict):
-    kind: Literal["circle"]
-    radius: float
 
 
 class Square(TypedDict):

@@ -6,15 +6,15 @@ from typing import Literal
 
 
 @dataclass(kw_only=True)
-class Dog:
-    pet_type: Literal["dog"] = field(metadata={"wire_name": "pet-type"})
-    bark: bool
-
-
-@dataclass(kw_only=True)
 class Cat:
     pet_type: Literal["cat"] = field(metadata={"wire_name": "pet-type"})
     lives: int
+
+
+@dataclass(kw_only=True)
+class Dog:
+    pet_type: Literal["dog"] = field(metadata={"wire_name": "pet-type"})
+    bark: bool
 
 
 Pet = Dog | Cat

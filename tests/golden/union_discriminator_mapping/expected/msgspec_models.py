@@ -4,12 +4,12 @@ from __future__ import annotations
 from msgspec import Struct
 
 
-class Dog(Struct, kw_only=True, tag_field="pet-type", tag="dog"):
-    bark: bool
-
-
 class Cat(Struct, kw_only=True, tag_field="pet-type", tag="cat"):
     lives: int
+
+
+class Dog(Struct, kw_only=True, tag_field="pet-type", tag="dog"):
+    bark: bool
 
 
 Pet = Dog | Cat

@@ -6,20 +6,13 @@ from typing import Literal
 
 
 @dataclass(kw_only=True)
-class EventTextDelta:
-    type: Literal["text.delta"] | None = None
-    delta: str | None = None
-
-
-@dataclass(kw_only=True)
 class AudioDone:
     type: Literal["audio.done"] | None = None
 
 
 @dataclass(kw_only=True)
-class EventResponseAudioDelta:
-    type: Literal["response.audio.delta"] | None = None
-    audio: str | None = None
+class Error:
+    code: int | None = None
 
 
 @dataclass(kw_only=True)
@@ -42,6 +35,18 @@ class EventOption2:
     b: str
 
 
+@dataclass(kw_only=True)
+class EventResponseAudioDelta:
+    type: Literal["response.audio.delta"] | None = None
+    audio: str | None = None
+
+
+@dataclass(kw_only=True)
+class EventTextDelta:
+    type: Literal["text.delta"] | None = None
+    delta: str | None = None
+
+
 Event = (
     EventTextDelta
     | AudioDone
@@ -54,11 +59,6 @@ Event = (
 
 
 @dataclass(kw_only=True)
-class Error:
-    code: int | None = None
-
-
-@dataclass(kw_only=True)
 class Holder:
     settings: HolderSettings | None = None
     """The one object beside null is the field's own type."""
@@ -66,10 +66,10 @@ class Holder:
 
 
 @dataclass(kw_only=True)
-class HolderSettings:
-    level: int | None = None
+class HolderChoice:
+    name: str | None = None
 
 
 @dataclass(kw_only=True)
-class HolderChoice:
-    name: str | None = None
+class HolderSettings:
+    level: int | None = None

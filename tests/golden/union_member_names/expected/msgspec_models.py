@@ -6,18 +6,12 @@ from typing import Any, Literal
 from msgspec import UNSET, Struct, UnsetType
 
 
-class EventTextDelta(Struct, kw_only=True):
-    type: Literal["text.delta"] | UnsetType = UNSET
-    delta: str | UnsetType = UNSET
-
-
 class AudioDone(Struct, kw_only=True):
     type: Literal["audio.done"] | UnsetType = UNSET
 
 
-class EventResponseAudioDelta(Struct, kw_only=True):
-    type: Literal["response.audio.delta"] | UnsetType = UNSET
-    audio: str | UnsetType = UNSET
+class Error(Struct, kw_only=True):
+    code: int | UnsetType = UNSET
 
 
 class EventError(Struct, kw_only=True):
@@ -36,12 +30,18 @@ class EventOption2(Struct, kw_only=True):
     b: str
 
 
+class EventResponseAudioDelta(Struct, kw_only=True):
+    type: Literal["response.audio.delta"] | UnsetType = UNSET
+    audio: str | UnsetType = UNSET
+
+
+class EventTextDelta(Struct, kw_only=True):
+    type: Literal["text.delta"] | UnsetType = UNSET
+    delta: str | UnsetType = UNSET
+
+
 Event = dict[str, Any] | list[EventItem]
 """Not enforced here: `EventTextDelta | AudioDone | EventResponseAudioDelta | EventError | EventOption1 | EventOption2` is decoded as `dict[str, Any]`."""
-
-
-class Error(Struct, kw_only=True):
-    code: int | UnsetType = UNSET
 
 
 class Holder(Struct, kw_only=True):
@@ -50,9 +50,9 @@ class Holder(Struct, kw_only=True):
     choice: str | HolderChoice | UnsetType = UNSET
 
 
-class HolderSettings(Struct, kw_only=True):
-    level: int | UnsetType = UNSET
-
-
 class HolderChoice(Struct, kw_only=True):
     name: str | UnsetType = UNSET
+
+
+class HolderSettings(Struct, kw_only=True):
+    level: int | UnsetType = UNSET

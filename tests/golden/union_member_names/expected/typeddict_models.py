@@ -2,18 +2,12 @@
 from typing import Literal, NotRequired, TypedDict
 
 
-class EventTextDelta(TypedDict):
-    type: NotRequired[Literal["text.delta"]]
-    delta: NotRequired[str]
-
-
 class AudioDone(TypedDict):
     type: NotRequired[Literal["audio.done"]]
 
 
-class EventResponseAudioDelta(TypedDict):
-    type: NotRequired[Literal["response.audio.delta"]]
-    audio: NotRequired[str]
+class Error(TypedDict):
+    code: NotRequired[int]
 
 
 class EventError(TypedDict):
@@ -32,6 +26,16 @@ class EventOption2(TypedDict):
     b: str
 
 
+class EventResponseAudioDelta(TypedDict):
+    type: NotRequired[Literal["response.audio.delta"]]
+    audio: NotRequired[str]
+
+
+class EventTextDelta(TypedDict):
+    type: NotRequired[Literal["text.delta"]]
+    delta: NotRequired[str]
+
+
 Event = (
     EventTextDelta
     | AudioDone
@@ -43,19 +47,15 @@ Event = (
 )
 
 
-class Error(TypedDict):
-    code: NotRequired[int]
-
-
 class Holder(TypedDict):
     settings: NotRequired["HolderSettings | None"]
     """The one object beside null is the field's own type."""
     choice: NotRequired["str | HolderChoice"]
 
 
-class HolderSettings(TypedDict):
-    level: NotRequired[int]
-
-
 class HolderChoice(TypedDict):
     name: NotRequired[str]
+
+
+class HolderSettings(TypedDict):
+    level: NotRequired[int]

@@ -6,6 +6,13 @@ from typing import Literal
 
 
 @dataclass(kw_only=True)
+class Address:
+    """Written out as Address is."""
+
+    street: str | None = None
+
+
+@dataclass(kw_only=True)
 class Cat:
     type: Literal["cat"]
     meow: bool | None = None
@@ -15,10 +22,6 @@ class Cat:
 class Dog:
     type: Literal["dog"]
     bark: bool | None = None
-
-
-Pet = Cat | Dog
-"""`type: object` beside the oneOf says nothing Cat and Dog do not say."""
 
 
 @dataclass(kw_only=True)
@@ -34,17 +37,14 @@ class Owner:
 
 
 @dataclass(kw_only=True)
-class OwnerWork:
-    street: str | None = None
-
-
-@dataclass(kw_only=True)
 class OwnerHoliday:
     street: str | None = None
 
 
 @dataclass(kw_only=True)
-class Address:
-    """Written out as Address is."""
-
+class OwnerWork:
     street: str | None = None
+
+
+Pet = Cat | Dog
+"""`type: object` beside the oneOf says nothing Cat and Dog do not say."""

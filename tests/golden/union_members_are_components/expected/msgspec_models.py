@@ -4,16 +4,18 @@ from __future__ import annotations
 from msgspec import UNSET, Struct, UnsetType
 
 
+class Address(Struct, kw_only=True):
+    """Written out as Address is."""
+
+    street: str | UnsetType = UNSET
+
+
 class Cat(Struct, kw_only=True, tag_field="type", tag="cat"):
     meow: bool | UnsetType = UNSET
 
 
 class Dog(Struct, kw_only=True, tag_field="type", tag="dog"):
     bark: bool | UnsetType = UNSET
-
-
-Pet = Cat | Dog
-"""`type: object` beside the oneOf says nothing Cat and Dog do not say."""
 
 
 class Owner(Struct, kw_only=True):
@@ -27,15 +29,13 @@ class Owner(Struct, kw_only=True):
     holiday: OwnerHoliday | UnsetType = UNSET
 
 
-class OwnerWork(Struct, kw_only=True):
-    street: str | UnsetType = UNSET
-
-
 class OwnerHoliday(Struct, kw_only=True):
     street: str | UnsetType = UNSET
 
 
-class Address(Struct, kw_only=True):
-    """Written out as Address is."""
-
+class OwnerWork(Struct, kw_only=True):
     street: str | UnsetType = UNSET
+
+
+Pet = Cat | Dog
+"""`type: object` beside the oneOf says nothing Cat and Dog do not say."""

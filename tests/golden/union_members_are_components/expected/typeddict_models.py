@@ -2,6 +2,12 @@
 from typing import Literal, NotRequired, TypedDict
 
 
+class Address(TypedDict):
+    """Written out as Address is."""
+
+    street: NotRequired[str]
+
+
 class Cat(TypedDict):
     type: Literal["cat"]
     meow: NotRequired[bool]
@@ -12,30 +18,24 @@ class Dog(TypedDict):
     bark: NotRequired[bool]
 
 
-Pet = Cat | Dog
-"""`type: object` beside the oneOf says nothing Cat and Dog do not say."""
-
-
 class Owner(TypedDict):
     cat: NotRequired[Cat]
     """Required names Cat requires already."""
     dog: NotRequired[Dog]
     """`type: object` beside a nullable Dog: no null."""
-    home: NotRequired["Address"]
+    home: NotRequired[Address]
     """Written out as Address is."""
     work: NotRequired["OwnerWork"]
     holiday: NotRequired["OwnerHoliday"]
-
-
-class OwnerWork(TypedDict):
-    street: NotRequired[str]
 
 
 class OwnerHoliday(TypedDict):
     street: NotRequired[str]
 
 
-class Address(TypedDict):
-    """Written out as Address is."""
-
+class OwnerWork(TypedDict):
     street: NotRequired[str]
+
+
+Pet = Cat | Dog
+"""`type: object` beside the oneOf says nothing Cat and Dog do not say."""

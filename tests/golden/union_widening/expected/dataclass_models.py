@@ -6,6 +6,11 @@ from dataclasses import dataclass
 
 
 @dataclass(kw_only=True)
+class Email:
+    address: str
+
+
+@dataclass(kw_only=True)
 class Event:
     """Unions msgspec cannot decode as written: the msgspec variant widens them and says so."""
 
@@ -17,11 +22,6 @@ class Event:
     code: str | str | None = None
     """Constraints: `str`: min length 2; `str`: pattern '^[A-Z]'."""
     stamp: Stamp | None = None
-
-
-@dataclass(kw_only=True)
-class Email:
-    address: str
 
 
 @dataclass(kw_only=True)

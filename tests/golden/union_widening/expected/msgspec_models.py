@@ -6,6 +6,10 @@ from typing import Any
 from msgspec import UNSET, Struct, UnsetType
 
 
+class Email(Struct, kw_only=True):
+    address: str
+
+
 class Event(Struct, kw_only=True):
     """Unions msgspec cannot decode as written: the msgspec variant widens them and says so."""
 
@@ -24,10 +28,6 @@ class Event(Struct, kw_only=True):
     code: str | UnsetType = UNSET
     """Constraints not enforced: `str`: min length 2; `str`: pattern '^[A-Z]'."""
     stamp: Stamp | UnsetType = UNSET
-
-
-class Email(Struct, kw_only=True):
-    address: str
 
 
 class Phone(Struct, kw_only=True):

@@ -2,6 +2,10 @@
 from typing import NotRequired, TypedDict
 
 
+class Email(TypedDict):
+    address: str
+
+
 class Event(TypedDict):
     """Unions msgspec cannot decode as written: the msgspec variant widens them and says so."""
 
@@ -13,10 +17,6 @@ class Event(TypedDict):
     code: NotRequired[str | str]
     """Constraints: `str`: min length 2; `str`: pattern '^[A-Z]'."""
     stamp: NotRequired["Stamp"]
-
-
-class Email(TypedDict):
-    address: str
 
 
 class Phone(TypedDict):

@@ -5,6 +5,11 @@ from dataclasses import dataclass
 
 
 @dataclass(kw_only=True)
+class Nested:
+    x: int | None = None
+
+
+@dataclass(kw_only=True)
 class Odd:
     """Keywords the generator does not enforce: each is reported, the rest is generated."""
 
@@ -17,22 +22,17 @@ class Odd:
 
 
 @dataclass(kw_only=True)
-class OddShape:
-    kind: str | None = None
-    radius: float | None = None
-
-
-@dataclass(kw_only=True)
 class OddCard:
     number: str | None = None
     cvv: str | None = None
 
 
 @dataclass(kw_only=True)
-class OddStrict:
-    a: int | None = None
+class OddShape:
+    kind: str | None = None
+    radius: float | None = None
 
 
 @dataclass(kw_only=True)
-class Nested:
-    x: int | None = None
+class OddStrict:
+    a: int | None = None

@@ -4,6 +4,10 @@ from __future__ import annotations
 from msgspec import UNSET, Struct, UnsetType
 
 
+class Nested(Struct, kw_only=True):
+    x: int | UnsetType = UNSET
+
+
 class Odd(Struct, kw_only=True):
     """Keywords the generator does not enforce: each is reported, the rest is generated."""
 
@@ -15,19 +19,15 @@ class Odd(Struct, kw_only=True):
     nested: Nested | UnsetType = UNSET
 
 
-class OddShape(Struct, kw_only=True):
-    kind: str | UnsetType = UNSET
-    radius: float | UnsetType = UNSET
-
-
 class OddCard(Struct, kw_only=True):
     number: str | UnsetType = UNSET
     cvv: str | UnsetType = UNSET
 
 
+class OddShape(Struct, kw_only=True):
+    kind: str | UnsetType = UNSET
+    radius: float | UnsetType = UNSET
+
+
 class OddStrict(Struct, kw_only=True):
     a: int | UnsetType = UNSET
-
-
-class Nested(Struct, kw_only=True):
-    x: int | UnsetType = UNSET

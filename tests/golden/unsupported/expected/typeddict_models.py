@@ -2,6 +2,10 @@
 from typing import NotRequired, TypedDict
 
 
+class Nested(TypedDict):
+    x: NotRequired[int]
+
+
 class Odd(TypedDict):
     """Keywords the generator does not enforce: each is reported, the rest is generated."""
 
@@ -10,12 +14,7 @@ class Odd(TypedDict):
     card: NotRequired["OddCard"]
     strict: NotRequired["OddStrict"]
     numbers: NotRequired[list[int]]
-    nested: NotRequired["Nested"]
-
-
-class OddShape(TypedDict):
-    kind: NotRequired[str]
-    radius: NotRequired[float]
+    nested: NotRequired[Nested]
 
 
 class OddCard(TypedDict):
@@ -23,9 +22,10 @@ class OddCard(TypedDict):
     cvv: NotRequired[str]
 
 
+class OddShape(TypedDict):
+    kind: NotRequired[str]
+    radius: NotRequired[float]
+
+
 class OddStrict(TypedDict):
     a: NotRequired[int]
-
-
-class Nested(TypedDict):
-    x: NotRequired[int]
