@@ -12,10 +12,15 @@ from functools import lru_cache
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W_]+")
 #: Names a class must not take: keywords, soft keywords and builtins (it would shadow them).
 RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
-#: Names a field must not take. A field is a class attribute, so it shadows only inside its class
-#: body: keywords, ``self`` (the generated ``__init__`` takes it) and the builtins that
-#: annotations use. Harmless builtins (``id``, ``type``, ``input``) stay as the wire has them.
-FIELD_RESERVED = frozenset(keyword.kwlist) | {"self", "str", "int", "float", "bool", "list", "dict", "tuple"}
+#: Names a field must not take. A field is a class attribute: it shadows a name inside its class
+#: body, and for type checkers in its annotations. So: keywords, the builtins annotations use (at
+#: run time too: ``typing.get_type_hints`` finds a class attribute before a builtin), the names
+#: annotations use (``Any``, ``Literal``, ``Annotated``, ``UnsetType``) and those the class bodies
+#: call (``field(...)``, ``= UNSET``); each is shown to break in tests/test_field_names.py. Other names
+#: (``id``, ``type``, ``self``, ``annotations``) stay as the wire has them; the classes a model's
+#: annotations name are reserved for that model only (``passes.naming``).
+FIELD_RESERVED = frozenset(keyword.kwlist) | {"str", "int", "float", "bool", "list", "dict", "tuple"} \
+    | {"Any", "Annotated", "Literal", "UNSET", "UnsetType", "field"}
 #: Names the annotation of a value with this format uses: a field of the same class must not take them.
 FORMAT_NAMES = {"date-time": "datetime", "date": "datetime", "time": "datetime", "duration": "datetime",
                 "uuid": "uuid", "decimal": "decimal", "base64": "bytes"}
@@ -82,7 +87,7 @@ class Both:
         return name in self.small or name in self.large
 
 
-#: Names that generated modules import or use in class bodies; a schema name must not shadow them.
+#: Names that generated modules import or use; a class the schema names must not shadow them.
 OUTPUT_NAMES = frozenset(
     {"annotations", "Any", "Annotated", "Literal", "NotRequired", "Required", "TypedDict", "TypeAlias",
      "dataclass", "field", "dataclasses", "msgspec", "Meta", "Struct", "UNSET", "UnsetType", "typing",

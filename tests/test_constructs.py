@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import importlib.util
+import dataclasses
 import json
 import subprocess
 import sys
@@ -149,10 +150,19 @@ def test_identifiers_msgspec_cannot_decode_the_dataclass_by_wire_name() -> None:
         msgspec.json.decode(_bytes(IDENTIFIERS_REQUIRED), type=load("identifiers", "dataclass").Identifiers)
 
 
-def test_identifiers_keywords_and_self_get_a_trailing_underscore() -> None:
+def test_identifiers_keywords_get_a_trailing_underscore() -> None:
     fields = {f.encode_name: f.name for f in msgspec.structs.fields(load("identifiers", "msgspec").Identifiers)}
-    assert fields["from"] == "from_" and fields["class"] == "class_" and fields["self"] == "self_"
-    assert fields["type"] == "type"  # a harmless builtin stays
+    assert fields["from"] == "from_" and fields["class"] == "class_"
+    assert fields["type"] == "type" and fields["self"] == "self"  # harmless: dataclasses and msgspec take `self`
+
+
+def test_identifiers_a_field_named_self_works_in_the_dataclass_variant() -> None:
+    model = load("identifiers", "dataclass").Identifiers
+    names = [f.name for f in dataclasses.fields(model)]
+    assert "self" in names
+    required = {f.name: "x" for f in dataclasses.fields(model)
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
+    assert model(**required, self="me").self == "me"
 
 
 def test_identifiers_a_valid_wire_name_keeps_its_name() -> None:

@@ -25,10 +25,7 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
     for d in sorted(module.declarations, key=lambda d: (d.inline, not _valid(d.name, reserved))):
         renamed[d.name] = unique(identifier(d.name, style="pascal", reserved=reserved), taken)
     module = rename_all(module, renamed)
-    field_reserved = FIELD_RESERVED | OUTPUT_NAMES | taken
-    declarations = tuple(
-        _name_fields(d, field_reserved) if isinstance(d, ir.Model) else d for d in module.declarations
-    )
+    declarations = tuple(_name_fields(d) if isinstance(d, ir.Model) else d for d in module.declarations)
     for d in declarations:
         for f in d.fields if isinstance(d, ir.Model) else ():
             if not portable_wire_name(f.wire_name):
@@ -38,9 +35,13 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
     return ir.Module(declarations, module.root)
 
 
-def _name_fields(model: ir.Model, module_reserved: frozenset[str]) -> ir.Model:
-    formats = {t.format for f in model.fields for t in types(f.type) if isinstance(t, ir.Scalar) and t.format}
-    reserved = Both(module_reserved, {FORMAT_NAMES[f] for f in formats})
+def _name_fields(model: ir.Model) -> ir.Model:
+    """Fields keep their keys where valid: a field shadows a name only inside its class (its body and
+    annotations), so only what that class uses is reserved (the classes its annotations name)."""
+    used = {FORMAT_NAMES[t.format] if isinstance(t, ir.Scalar) and t.format else t.name
+            for f in model.fields for t in types(f.type)
+            if (isinstance(t, ir.Scalar) and t.format) or isinstance(t, ir.Ref)}
+    reserved = Both(FIELD_RESERVED, used)
     taken: set[str] = set()
     names: dict[str, str] = {}
     for f in sorted(model.fields, key=lambda f: not _valid(f.wire_name, reserved)):  # valid keys keep theirs

@@ -34,7 +34,7 @@ class Identifiers:
     class_: int = field(metadata={"wire_name": "class"})
     type: str | None = None
     """A harmless builtin."""
-    self_: str | None = field(default=None, metadata={"wire_name": "self"})
+    self: str | None = None
     None_: bool | None = field(default=None, metadata={"wire_name": "None"})
     content_type: str = field(metadata={"wire_name": "content-type"})
     field_2_fa: bool | None = field(default=None, metadata={"wire_name": "2fa"})

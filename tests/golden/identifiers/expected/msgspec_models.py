@@ -30,7 +30,7 @@ class Identifiers(Struct, kw_only=True):
     class_: int = field(name="class")
     type: str | UnsetType = UNSET
     """A harmless builtin."""
-    self_: str | UnsetType = field(default=UNSET, name="self")
+    self: str | UnsetType = UNSET
     None_: bool | UnsetType = field(default=UNSET, name="None")
     content_type: str = field(name="content-type")
     field_2_fa: bool | UnsetType = field(default=UNSET, name="2fa")
