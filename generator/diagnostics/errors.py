@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -35,6 +36,8 @@ class Diagnostic:
     message: str
     hint: str | None = None
     severity: Literal["error", "warning"] = "error"
+    kind: str = ""
+    """What sort of warning it is, in a few words (``untagged union``): the summary counts them by it."""
 
     def __str__(self) -> str:
         text = f"{self.location}: {self.message}"
@@ -62,8 +65,8 @@ class Reporter:
     def error(self, location: Location, message: str, hint: str | None = None) -> None:
         self.add(Diagnostic(location, message, hint))
 
-    def warn(self, location: Location, message: str, hint: str | None = None) -> None:
-        self.add(Diagnostic(location, message, hint, "warning"))
+    def warn(self, location: Location, message: str, hint: str | None = None, *, kind: str) -> None:
+        self.add(Diagnostic(location, message, hint, "warning", kind))
 
     def add(self, diagnostic: Diagnostic) -> None:
         """Report ``diagnostic`` (one raised elsewhere, say). The same problem met twice (a schema
@@ -75,6 +78,13 @@ class Reporter:
     def raise_errors(self) -> None:
         if self.errors:
             raise SchemaError(list(self.errors))
+
+
+def few(items: Sequence[str], separator: str = ", ", keep: int = 3) -> str:
+    """``items`` joined, or the first ``keep`` of them and how many more: a message stays one short line."""
+    if len(items) <= keep + 1:
+        return separator.join(items)
+    return f"{separator.join(items[:keep])} and {len(items) - keep} more"
 
 
 def _printable(text: str) -> str:

@@ -46,7 +46,8 @@ def problems(definition: Definition) -> list[Diagnostic]:
         where = _locate(definition.schema, path)
         keyword = path[-1] if path and (len(path) < 2 or path[-2] not in NAMED_SCHEMAS) else None
         if error.validator == "uniqueItems" or keyword in HARMLESS:
-            found.append(Diagnostic(where, f"not a valid schema, read anyway: {_message(error)}", severity="warning"))
+            found.append(Diagnostic(where, f"not a valid schema, read anyway: {_message(error)}", severity="warning",
+                                    kind="invalid schema"))
         else:
             found.append(Diagnostic(where, f"not a valid schema: {_message(error)}",
                                     TYPE_HINT if keyword == "type" else None))

@@ -19,6 +19,7 @@ def array(lw: Context, schema: Schema, hint: str) -> ir.Type:
     if items == NEVER and isinstance(minimum, int) and minimum >= len(prefix):
         return ir.Tuple(tuple(positional))
     lw.scope.reporter.warn(schema.loc.child("prefixItems"),
-                           "item positions are not enforced (only a closed, fixed-length tuple is); read as a list")
+                           "item positions are not enforced (only a closed, fixed-length tuple is); read as a list",
+                           kind="open tuple")
     extra = [] if items == NEVER else [rest if rest is not None else ir.AnyType()]
     return ir.Array(ir.union(*positional, *extra))

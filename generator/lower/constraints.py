@@ -37,7 +37,8 @@ def constrain(t: ir.Type, kind: str, schema: Schema, reporter: Reporter) -> ir.T
                 re.compile(pattern)
                 found["pattern"] = pattern
             except (re.error, RecursionError) as exc:
-                reporter.warn(schema.loc.child("pattern"), f"pattern is not a Python regular expression ({exc}); it is not enforced")
+                reporter.warn(schema.loc.child("pattern"), f"pattern is not a Python regular expression ({exc}); it is not enforced",
+                             kind="unenforced constraint")
     elif kind in ("integer", "number"):
         found.update(_bounds(schema, reporter))
         step = schema.get("multipleOf")
@@ -76,7 +77,8 @@ def _bounds(schema: Schema, reporter: Reporter) -> dict[str, int | float]:
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             continue
         if math.isnan(value):
-            reporter.warn(schema.loc.child(keyword), f"`{keyword}` is not a number (NaN); it is ignored")
+            reporter.warn(schema.loc.child(keyword), f"`{keyword}` is not a number (NaN); it is ignored",
+                          kind="unenforced constraint")
         elif math.isinf(value):
             if (value > 0) == lower:
                 reporter.error(schema.loc.child(keyword), f"no number satisfies `{keyword}: {value}`",
@@ -108,7 +110,8 @@ def _integer_bounds(found: dict[str, Any], schema: Schema, reporter: Reporter) -
             found["multiple_of"] = int(step)
         else:
             del found["multiple_of"]
-            reporter.warn(schema.loc.child("multipleOf"), "a fractional `multipleOf` on an integer is not enforced")
+            reporter.warn(schema.loc.child("multipleOf"), "a fractional `multipleOf` on an integer is not enforced",
+                          kind="unenforced constraint")
 
 
 def _ints(schema: Schema, **names: str) -> dict[str, int]:

@@ -70,7 +70,7 @@ class Folder:
             # A schema that must also satisfy itself: the member adds nothing (the largest set of values
             # that satisfies such an equation is the one without it).
             self.scope.reporter.warn(member.loc.child("$ref"), f"`allOf` includes itself through {target!r}; "
-                                     "that member adds nothing and is left out")
+                                     "that member adds nothing and is left out", kind="allOf cycle")
             return None
         self.folding.add(target)
         try:
@@ -110,5 +110,5 @@ class Folder:
                                           self.scope.reporter)))
             except Conflict as conflict:
                 self.scope.reporter.warn(option.loc, f"this alternative can never match ({conflict.message}); "
-                                         "it is left out")
+                                         "it is left out", kind="impossible schema")
         return kept

@@ -17,11 +17,11 @@ def literal(schema: Schema, values: list[Any], reporter: Reporter) -> ir.Type:
     if allowed is not None:
         values = [v for v in values if json_type(v) in allowed or (json_type(v) == "integer" and "number" in allowed)]
     if not values:
-        reporter.warn(schema.loc, "an enum that no value can satisfy is typed as Any")
+        reporter.warn(schema.loc, "an enum that no value can satisfy is typed as Any", kind="impossible schema")
         return ir.AnyType()
     if not all(v is None or isinstance(v, (str, int)) for v in values) or any(type(v) is float for v in values):
         reporter.warn(schema.loc, "enum or const values that are not strings, integers or booleans are typed by "
-                      "their JSON type")
+                      "their JSON type", kind="loose enum")
         return ir.union(*(type_of_value(v) for v in values))
     present = tuple(v for v in distinct(values) if v is not None)
     found: ir.Type = ir.Literal(present) if present else ir.Null()

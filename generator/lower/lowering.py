@@ -129,7 +129,7 @@ class Lowering:
         if key is not None and not top:
             return ir.Ref(self.scope.names[key])
         if schema == NEVER:
-            self.scope.reporter.warn(schema.loc, "a schema that accepts nothing is typed as Any")
+            self.scope.reporter.warn(schema.loc, "a schema that accepts nothing is typed as Any", kind="impossible schema")
             return ir.AnyType()
         self.unsupported(schema)
         if "$ref" in schema and REF_ANNOTATIONS.issuperset(schema):
@@ -228,4 +228,5 @@ class Lowering:
     def unsupported(self, schema: Schema) -> None:
         for keyword in UNSUPPORTED:
             if keyword in schema:
-                self.scope.reporter.warn(schema.loc.child(keyword), f"`{keyword}` is not supported; it is not enforced")
+                self.scope.reporter.warn(schema.loc.child(keyword), f"`{keyword}` is not supported; it is not enforced",
+                                         kind="unsupported keyword")

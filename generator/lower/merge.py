@@ -73,12 +73,13 @@ def _combine(key: str, old: Any, new: Any, part: Schema, reporter: Reporter) -> 
         return min(old, new)
     if key == "additionalProperties":
         if old == NEVER or new == NEVER:
-            reporter.warn(part.loc.child(key), "`additionalProperties: false` inside `allOf` is read as closing the merged object")
+            reporter.warn(part.loc.child(key), "`additionalProperties: false` inside `allOf` is read as closing the merged object",
+                        kind="allOf conflict")
             return NEVER
         return Schema({"allOf": [old, new]}, part.loc)
     if isinstance(old, Schema) and isinstance(new, Schema):
         return Schema({"allOf": [old, new]}, part.loc)
-    reporter.warn(part.loc.child(key), f"`allOf` members disagree on `{key}`; the first one is kept")
+    reporter.warn(part.loc.child(key), f"`allOf` members disagree on `{key}`; the first one is kept", kind="allOf conflict")
     return old
 
 

@@ -30,11 +30,13 @@ def model(lw: Context, name: str, schema: Schema, doc: str | None, inline: bool,
     reporter = lw.scope.reporter
     for keyword in ("patternProperties", "minProperties", "maxProperties"):
         if keyword in schema:
-            reporter.warn(schema.loc.child(keyword), f"`{keyword}` beside `properties` is not enforced")
+            reporter.warn(schema.loc.child(keyword), f"`{keyword}` beside `properties` is not enforced",
+                          kind="unenforced constraint")
     extra = schema.get("additionalProperties")
     if isinstance(extra, Schema) and extra not in ({}, NEVER):
         reporter.warn(schema.loc.child("additionalProperties"),
-                      "the values of other keys beside `properties` are not kept; they are ignored")
+                      "the values of other keys beside `properties` are not kept; they are ignored",
+                      kind="unenforced constraint")
     closed = schema.get("additionalProperties") == NEVER and "patternProperties" not in schema
     return ir.Model(name, tuple(fields), doc, closed=closed, inline=inline, origin=origin)
 

@@ -20,7 +20,7 @@ def alternatives(lw: Context, schema: Schema, keyword: str, hint: str) -> ir.Typ
     pairs = lw.distribute(base, options) if distributed else [(o, o) for o in options]
     if not pairs:
         lw.scope.reporter.warn(schema.loc.child(keyword), "no alternative can match the schema around it, "
-                               "so no value is valid; typed as Any")
+                               "so no value is valid; typed as Any", kind="impossible schema")
         return ir.AnyType()
     options = [made for _, made in pairs]
     discriminator = schema.get("discriminator")

@@ -31,7 +31,8 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
             if not portable_wire_name(f.wire_name):
                 reporter.warn(location(d, "properties", f.wire_name),
                               f"the key {f.wire_name!r} holds a quote, backslash or control character, which msgspec "
-                              "cannot rename to; the msgspec variant has no field for it (it is ignored there)")
+                              "cannot rename to; the msgspec variant has no field for it (it is ignored there)",
+                              kind="unportable key")
     return ir.Module(declarations, module.root)
 
 

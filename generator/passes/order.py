@@ -19,7 +19,7 @@ import heapq
 from dataclasses import replace
 
 from .. import ir
-from ..diagnostics import Reporter
+from ..diagnostics import Reporter, few
 from ..ir.walk import map_types, refs
 from .where import location
 
@@ -144,10 +144,10 @@ def _bare_refs(t: ir.Type) -> set[str]:
 
 
 def _cut(d: ir.Declaration, stuck: set[str], reporter: Reporter) -> ir.Declaration:
-    names = ", ".join(sorted(stuck))
+    names = few(sorted(stuck))
     reporter.warn(location(d), f"type aliases that refer to each other in a cycle ({names}): "
                   f"in {d.name}, the reference back into the cycle is typed as Any",
-                  "make one of them an object type to keep the precise type")
+                  "make one of them an object type to keep the precise type", kind="alias cycle")
 
     def widen(t: ir.Type) -> ir.Type:
         return ir.AnyType() if isinstance(t, ir.Ref) and t.module is None and t.name in stuck else t

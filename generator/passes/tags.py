@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import ir
-from ..diagnostics import Location, Reporter
+from ..diagnostics import Location, Reporter, few
 from ..ir.walk import types
 from .where import location
 
@@ -26,9 +26,10 @@ def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
                 continue
             found = _tags(members, t.tag_field, dict(t.tags))
             if found is None:
-                names = " | ".join(m.name for m in members)
+                names = few([m.name for m in members], " | ")
                 reporter.warn(where, f"no property tells the object types {names} apart "
-                              "(no discriminator, no distinct const); the msgspec variant decodes them as a plain object")
+                              "(no discriminator, no distinct const); the msgspec variant decodes them as a plain object",
+                              kind="untagged union")
                 continue
             for model, value in zip(members, found):
                 tags[model.name] = value if tags.get(model.name, value) == value else None

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
-from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, pointer
+from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, few, pointer
 from ..schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP, Definition, Schema, SchemaSet, wrap
 from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas, not_a_schema, tuple_items
 
@@ -81,7 +81,8 @@ def _rewrite(schema: Schema, legacy: bool, reporter: Reporter) -> Schema:
     if legacy and "$ref" in schema:
         ignored = sorted(set(schema) - LEGACY_REF_SIBLINGS)
         if ignored:
-            reporter.warn(schema.loc, "keywords beside `$ref` are ignored before draft 2019-09: " + ", ".join(ignored))
+            reporter.warn(schema.loc, "keywords beside `$ref` are ignored before draft 2019-09: " + few(ignored),
+                          kind="ignored keyword")
             for key in ignored:
                 del schema[key]
     return schema
