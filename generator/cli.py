@@ -7,6 +7,7 @@ import dataclasses
 import sys
 import threading
 import traceback
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -157,10 +158,25 @@ def _diff(args: argparse.Namespace) -> int:
 
 
 def _warn(args: argparse.Namespace, warnings: list[Diagnostic]) -> None:
-    """Print the warnings; with ``--strict`` they are errors (nothing is written)."""
+    """Print each distinct warning once, then how many of each kind; with ``--strict`` they are errors
+    (nothing is written)."""
+    warnings = list(dict.fromkeys(warnings))
     if args.strict and warnings:
         raise SchemaError([dataclasses.replace(w, severity="error") for w in warnings])
     _report(warnings)
+    if warnings:
+        print(_count(warnings), file=sys.stderr)
+
+
+def _count(warnings: list[Diagnostic]) -> str:
+    """``3 warnings: 2 untagged unions, 1 unsupported keyword`` (most frequent first)."""
+    kinds = Counter(w.kind or "other" for w in warnings)
+    each = ", ".join(f"{n} {kind}{'s' if n > 1 else ''}" for kind, n in kinds.most_common())
+    return f"{_plural(len(warnings), 'warning')}: {each}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def _report(diagnostics: list[Diagnostic], root: Path | None = None) -> None:

@@ -72,7 +72,8 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
             files[package / f"{variant}_models.py"] = renderer.render(module, variant, source.display)
     if errors:
         raise SchemaError(errors)
-    return Result(files, warnings)
+    # A file that several inputs read (shared definitions) says the same in each: once is enough.
+    return Result(files, list(dict.fromkeys(warnings)))
 
 
 @contextmanager
