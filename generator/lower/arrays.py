@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import ir
+from ..diagnostics import Location
 from ..frontend.schema import Schema
 from .context import Context
 from .shapes import NEVER
@@ -18,8 +19,18 @@ def array(lw: Context, schema: Schema, hint: str) -> ir.Type:
     minimum = schema.get("minItems", 0)
     if items == NEVER and isinstance(minimum, int) and minimum >= len(prefix):
         return ir.Tuple(tuple(positional))
-    lw.scope.reporter.warn(schema.loc.child("prefixItems"),
-                           "item positions are not enforced (only a closed, fixed-length tuple is); read as a list",
-                           kind="open tuple")
+    where = _tuple_keyword(schema, prefix[0])
+    keyword = where.pointer.rsplit("/", 1)[-1]
+    lw.scope.reporter.warn(where, f"the item positions of `{keyword}` are not enforced (only a closed, fixed-length "
+                           "tuple is); read as a list", kind="open tuple")
     extra = [] if items == NEVER else [rest if rest is not None else ir.AnyType()]
     return ir.Array(ir.union(*positional, *extra))
+
+
+def _tuple_keyword(schema: Schema, first: Schema) -> Location:
+    """Where the source wrote the positions: ``prefixItems``, or the draft-07 array-form ``items`` that
+    the front end renamed (its members keep the locations they were read at, ``…/items/0``)."""
+    written = first.loc.pointer.rsplit("/", 1)[0]
+    if written.rsplit("/", 1)[-1] in ("items", "prefixItems"):
+        return Location(first.loc.path, written)
+    return schema.loc.child("prefixItems")
