@@ -3,7 +3,8 @@
 A union of two or more models is tagged when every member has a distinct one-value literal
 (``const`` or a one-value ``enum``) on the same property: the one the schema names
 (``Union.tag_field``) or else the first such property of the first member. A union of models
-with no such property is reported: a backend that needs a tag must fall back.
+with no such property is reported: a backend that needs a tag must fall back. So is a union that
+gives its members other tags than an earlier union gave them: a model has one tag, so they get none.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .where import location
 def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
     declarations = {d.name: d for d in module.declarations}
     tags: dict[str, ir.Tag | None] = {}
+    first: dict[str, tuple[ir.Tag, Location]] = {}  # each model's tag, and the union that gave it first
     for d in module.declarations:
         for where, t in _unions(d):
             members = list(_models(t, declarations).values())
@@ -31,13 +33,37 @@ def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
                               "(no discriminator, no distinct const); the msgspec variant decodes them as a plain object",
                               kind="untagged union")
                 continue
+            clashes = []
             for model, value in zip(members, found):
-                tags[model.name] = value if tags.get(model.name, value) == value else None
+                earlier, there = first.setdefault(model.name, (value, where))
+                if earlier != value:
+                    tags[model.name] = None
+                    clashes.append((model.name, earlier, value, there))
+                else:
+                    tags.setdefault(model.name, value)
+            if clashes:
+                _clash(reporter, where, clashes)
     tagged = tuple(
         _with_tag(d, tags[d.name]) if isinstance(d, ir.Model) and tags.get(d.name) else d
         for d in module.declarations
     )
     return ir.Module(tagged, module.root)
+
+
+def _clash(reporter: Reporter, where: Location, clashes: list[tuple[str, ir.Tag, ir.Tag, Location]]) -> None:
+    """Tags that contradict those another union gave the same models: a Struct has one tag, so these
+    models get none, and every union of them is decoded as a plain object by msgspec."""
+    fields = len({t.field for _, old, new, _ in clashes for t in (old, new)}) > 1
+    now = few([f"{name} as {_said(new, fields)}" for name, _, new, _ in clashes], " and ")
+    then = few([_said(old, fields) for _, old, _, _ in clashes], " and ")
+    there = clashes[0][3]
+    other = f"#{there.pointer}" if there.path == where.path else f"{there.path}#{there.pointer}"
+    reporter.warn(where, f"tags {now}, where {other} tags them {then}; a class has one tag, "
+                  "so the msgspec variant decodes both unions as a plain object", kind="tag conflict")
+
+
+def _said(t: ir.Tag, field: bool) -> str:
+    return f"{t.field}={t.value!r}" if field else repr(t.value)
 
 
 def _unions(d: ir.Declaration) -> list[tuple[Location, ir.Union]]:
