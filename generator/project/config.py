@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,15 +48,19 @@ def load(root: Path) -> Config:
             table = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("schemagen", {})
         except tomllib.TOMLDecodeError as exc:
             raise SchemaError([Diagnostic(Location("pyproject.toml"), f"invalid TOML: {exc}")])
-    return from_table(root, table, "pyproject.toml")
+    try:
+        return from_table(root, table, "pyproject.toml")
+    except SchemaError as exc:  # a setting's line, for the messages
+        text = pyproject.read_text(encoding="utf-8")
+        raise SchemaError([_with_line(d, text) for d in exc.diagnostics]) from None
 
 
 def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
     where = Location(display, "/tool/schemagen")
     problems: list[Diagnostic] = []
 
-    def fail(key: str, message: str) -> None:
-        problems.append(Diagnostic(where.child(key), message))
+    def fail(key: str, message: str, hint: str | None = None) -> None:
+        problems.append(Diagnostic(where.child(key), message, hint))
 
     known = {"schemas", "output", "templates", "variants", "inputs", "enums"}
     for key in sorted(set(table) - known):
@@ -73,9 +78,12 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
     inputs = None
     if "inputs" in table:
         inputs = tuple(_input(entry, i, fail) for i, entry in enumerate(table["inputs"] or []))
+    templates = table.get("templates")
+    if isinstance(templates, str) and not (root / templates).is_dir():
+        fail("templates", f"no folder {templates!r} of templates (relative to the project root)",
+             "create it, or remove the setting to use the built-in templates")
     if problems:
         raise SchemaError(problems)
-    templates = table.get("templates")
     return Config(
         root=root,
         schemas=root / table.get("schemas", "schemas"),
@@ -101,3 +109,22 @@ def _input(entry: Any, index: int, fail: Any) -> InputSpec:
         fail(key, f"unknown input setting(s): {', '.join(sorted(unknown))}")
     name = entry.get("name")
     return InputSpec(entry["path"], name if isinstance(name, str) else None, dialect)
+
+
+def _with_line(problem: Diagnostic, text: str) -> Diagnostic:
+    """``problem`` at the line and column of the ``[tool.schemagen]`` setting its pointer names, when
+    that setting is written as ``key = …`` in the table's own section."""
+    key = problem.location.pointer.removeprefix("/tool/schemagen/")
+    if "/" in key or key == problem.location.pointer:
+        return problem
+    inside = False
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            inside = stripped.replace(" ", "") == "[tool.schemagen]"
+        elif inside:
+            found = re.match(rf'\s*(?:{re.escape(key)}|"{re.escape(key)}")\s*=', line)
+            if found:
+                column = len(line) - len(line.lstrip()) + 1
+                return replace(problem, location=replace(problem.location, line=number, column=column))
+    return problem
