@@ -134,7 +134,7 @@ def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
 def _render(args: argparse.Namespace) -> int:
     from .project.pipeline import Renderer
 
-    return _one(args, lambda module, display, cfg: Renderer(cfg.templates, cfg.options).render(
+    return _one(args, lambda module, display, cfg: Renderer(cfg.templates, cfg.options, root=cfg.root).render(
         module, args.variant, display))
 
 
@@ -182,7 +182,7 @@ def _plural(n: int, word: str) -> str:
 def _report(diagnostics: list[Diagnostic], root: Path | None = None) -> None:
     """One line each; an error in a file gets the line and column of its pointer."""
     for d in diagnostics:
-        if root is not None and d.severity == "error" and d.location.line is None:
+        if root is not None and d.severity == "error" and d.location.line is None and d.location.in_document:
             position = locate(root / d.location.path, d.location.pointer)
             if position is not None:
                 d = dataclasses.replace(d, location=dataclasses.replace(d.location, line=position[0], column=position[1]))

@@ -19,12 +19,16 @@ class Location:
     pointer: str = ""
     line: int | None = None
     column: int | None = None
+    in_document: bool = True
+    """False for a file that is no JSON or YAML document (a template): it has lines, no pointers."""
 
     def child(self, *tokens: str | int) -> Location:
         return Location(self.path, self.pointer + pointer(*tokens))
 
     def __str__(self) -> str:
         where = self.path
+        if not self.in_document:
+            return where + "".join(f":{n}" for n in (self.line, self.column) if n is not None)
         if self.line is not None:
             where += f":{self.line}:{self.column or 1}"
         return f"{where}: #{_printable(self.pointer)}"

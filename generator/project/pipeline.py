@@ -30,6 +30,7 @@ from ..frontend.schema import SchemaSet
 from ..lower import External, lower
 from ..names import pascal
 from ..render.options import RenderOptions
+from ..render.template_errors import problem
 from .inputs import Input, display_path
 
 
@@ -82,16 +83,27 @@ class Renderer:
     """
 
     def __init__(self, templates: Path | None, options: RenderOptions, store: Cache | None = None,
-                 scope: str = "") -> None:
+                 scope: str = "", root: Path = Path(".")) -> None:
+        """``root``: the project root, which messages about the user's ``templates`` name them from."""
         self.env = render.environment(templates)
         self.options = options
+        self.templates = templates
+        self.root = root
         own = render.own_templates(templates)  # the memo knows the built-in layout only
         self.memo = Memo(store, generator_digest(), scope) if store is not None and not own else None
         self.session = Session(store)
 
     def render(self, module: ir.Module, variant: str, source: str) -> str:
-        if self.memo is not None:
-            text = self.memo.layout(module, variant, source, self.env, self.options)
-        else:
-            text = render.layout(module, variant, source, self.env, self.options)
-        return self.session.format_one(text)
+        """The module's text; ``SchemaError`` when the user's templates fail (a failure of the built-in
+        ones alone is a bug: it is raised as it is)."""
+        try:
+            if self.memo is not None:
+                text = self.memo.layout(module, variant, source, self.env, self.options)
+            else:
+                text = render.layout(module, variant, source, self.env, self.options)
+            return self.session.format_one(text)
+        except Exception as exc:
+            found = problem(exc, self.templates, variant, source, self.root)
+            if found is None:
+                raise
+            raise SchemaError([found]) from None

@@ -53,7 +53,7 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     from .link import Linker  # (here: a run with nothing to do imports no stage)
     from .pipeline import Renderer, Stages
 
-    renderer = Renderer(config.templates, config.options, store, scope=repr(config))
+    renderer = Renderer(config.templates, config.options, store, scope=repr(config), root=config.root)
     files: dict[Path, str] = {Path("__init__.py"): PACKAGE_INIT, Path("py.typed"): ""}
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
@@ -69,9 +69,12 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
         package = Path(source.name)
         files[package / "__init__.py"] = PACKAGE_INIT
         for variant in config.variants:
-            files[package / f"{variant}_models.py"] = renderer.render(module, variant, source.display)
+            try:  # (a user's template can fail: for each input, and each variant)
+                files[package / f"{variant}_models.py"] = renderer.render(module, variant, source.display)
+            except SchemaError as exc:
+                errors.extend(exc.diagnostics)
     if errors:
-        raise SchemaError(errors)
+        raise SchemaError(list(dict.fromkeys(errors)))
     # A file that several inputs read (shared definitions) says the same in each: once is enough.
     return Result(files, list(dict.fromkeys(warnings)))
 
