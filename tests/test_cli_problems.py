@@ -1,0 +1,152 @@
+"""What a user reads when a template of theirs fails, and how warnings are printed: through the CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from golden import GOLDEN, ROOT
+from test_cli import run, snapshot
+
+PETS = GOLDEN / "union_discriminator_mapping" / "input.openapi30.yaml"
+FROZEN = ('{% extends "_module.py.jinja" %}\n{% block class %}\n'
+          'class {{ d.name }}(Struct, frozen=True{% for option in d.options %}, {{ option }}{% endfor %}):\n'
+          '{{ m.class_body(d) -}}\n{% endblock %}\n')
+
+
+@pytest.fixture
+def pets(tmp_path: Path) -> Path:
+    """A project with one input and a template folder ``tpl`` (empty: the built-in templates hold)."""
+    (tmp_path / "schemas").mkdir()
+    shutil.copy(PETS, tmp_path / "schemas" / "pets.yaml")
+    (tmp_path / "tpl").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\ntemplates = "tpl"\n')
+    return tmp_path
+
+
+def fails(project: Path, *args: str) -> str:
+    """The stderr of a run that must fail cleanly and write nothing."""
+    result = run(project, *(args or ("generate",)))
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr, result.stderr
+    assert not (project / "generated").exists()
+    return result.stderr
+
+
+# templates -------------------------------------------------------------------------------------
+
+def test_a_template_syntax_error_names_the_template_and_line(pets: Path) -> None:
+    (pets / "tpl" / "msgspec.py.jinja").write_text(FROZEN.replace("{% endblock %}", "{% endblock"))
+    err = fails(pets)
+    assert "tpl/msgspec.py.jinja:5: template syntax: unexpected end of template" in err
+    assert err.count("tpl/msgspec.py.jinja") == 1  # once, not once per variant or input
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("class {{ d.name|shout }}(Struct):", "tpl/msgspec.py.jinja:3: No filter named 'shout'."),
+    ("class {{ d.nam }}(Struct):", "tpl/msgspec.py.jinja:3: undefined: 'generator.render.view.ClassView object' "
+                                   "has no attribute 'nam'"),
+])
+def test_a_template_error_at_run_time_names_the_template_and_line(pets: Path, line: str, said: str) -> None:
+    (pets / "tpl" / "msgspec.py.jinja").write_text(FROZEN.replace(FROZEN.splitlines()[2], line))
+    assert said in fails(pets)
+
+
+def test_output_black_cannot_parse_names_the_template_line_that_wrote_it(pets: Path) -> None:
+    (pets / "tpl" / "msgspec.py.jinja").write_text(FROZEN.replace("{% endfor %}):", "{% endfor %}:"))
+    err = fails(pets)
+    assert ('tpl/msgspec.py.jinja:3: this line wrote line 7 of the msgspec module of schemas/pets.yaml, which is '
+            'not valid Python (black cannot parse it, column 77): '
+            'class Dog(Struct, frozen=True, kw_only=True, tag_field="pet-type", tag="dog":') in err
+    assert fails(pets, "render", "schemas/pets.yaml", "--variant", "msgspec") == err
+
+
+def test_output_black_cannot_parse_names_the_template_folder_and_the_line(pets: Path) -> None:
+    (pets / "tpl" / "msgspec.py.jinja").write_text(FROZEN.replace(FROZEN.splitlines()[2], "{{ d.name }}("))
+    err = fails(pets)  # no line of tpl/ has the text of the line black stops at
+    assert ("tpl/: line 8 of the msgspec module of schemas/pets.yaml, laid out by these templates, is not valid "
+            "Python (black cannot parse it, column 9): bark: bool") in err
+
+
+def test_a_template_folder_that_does_not_exist_is_an_error_of_the_setting(pets: Path) -> None:
+    shutil.rmtree(pets / "tpl")
+    assert ("pyproject.toml:2:1: #/tool/schemagen/templates: no folder 'tpl' of templates (relative to the "
+            "project root) - create it, or remove the setting to use the built-in templates") in fails(pets)
+
+
+# warnings --------------------------------------------------------------------------------------
+
+def warnings_of(result: object) -> list[str]:
+    return [line for line in result.stderr.splitlines() if line.startswith("warning: ")]  # type: ignore[attr-defined]
+
+
+def test_a_draft07_tuple_warning_names_items_as_written(tmp_path: Path) -> None:
+    (tmp_path / "schemas").mkdir()
+    shutil.copy(GOLDEN / "arrays_open_tuples" / "input.json", tmp_path / "schemas" / "tuples.json")
+    result = run(tmp_path, "generate")
+    assert result.returncode == 0, result.stderr
+    assert ("warning: schemas/tuples.json: #/properties/short_ok/items: the item positions of `items` are not "
+            "enforced") in result.stderr
+    assert "prefixItems" not in result.stderr
+
+
+def test_conflicting_discriminator_mappings_warn(tmp_path: Path) -> None:
+    (tmp_path / "schemas").mkdir()
+    text = PETS.read_text()
+    other = text.split("    Dog:")[0].split("  schemas:\n", 1)[1].replace("Pet:", "Animal:").replace(
+        "dog: ", "canine: ").replace("cat: ", "feline: ")
+    (tmp_path / "schemas" / "pets.yaml").write_text(text.replace("    Dog:", other + "    Dog:", 1))
+    result = run(tmp_path, "generate")
+    assert result.returncode == 0, result.stderr
+    assert ("warning: schemas/pets.yaml: #/components/schemas/Animal: tags Dog as 'canine' and Cat as 'feline', "
+            "where #/components/schemas/Pet tags them 'dog' and 'cat'; a class has one tag, so the msgspec "
+            "variant decodes both unions as a plain object") in result.stderr
+    assert "Animal = dict[str, Any]" in (tmp_path / "generated" / "pets" / "msgspec_models.py").read_text()
+
+
+def shared_definitions(project: Path) -> None:
+    """Two inputs that read the same file of definitions: an untagged union of 15 models, a `not`."""
+    (project / "schemas").mkdir()
+    members = {f"Member{i:02d}": {"type": "object", "properties": {"v": {"type": "string"}}} for i in range(15)}
+    (project / "schemas" / "common.json").write_text(json.dumps({"$defs": {
+        **members, "Big": {"oneOf": [{"$ref": f"#/$defs/{name}"} for name in members]},
+        "Loose": {"type": "string", "not": {"const": "x"}}}}))
+    for name in ("a", "b"):
+        (project / "schemas" / f"{name}.json").write_text(json.dumps({"title": name.upper(), "type": "object", "properties": {
+            "big": {"$ref": "common.json#/$defs/Big"}, "loose": {"$ref": "common.json#/$defs/Loose"}}}))
+    (project / "pyproject.toml").write_text(
+        '[tool.schemagen]\ninputs = [{path = "schemas/a.json"}, {path = "schemas/b.json"}]\n')
+
+
+def test_each_warning_is_one_short_line_printed_once_then_counted_by_kind(tmp_path: Path) -> None:
+    shared_definitions(tmp_path)
+    first = run(tmp_path, "generate")
+    assert first.returncode == 0, first.stderr
+    assert warnings_of(first) == [
+        "warning: schemas/common.json: #/$defs/Loose/not: `not` is not supported; it is not enforced",
+        "warning: schemas/common.json: #/$defs/Big: no property tells the object types Member00 | Member01 | "
+        "Member02 and 12 more apart (no discriminator, no distinct const); the msgspec variant decodes them as a "
+        "plain object",
+    ]
+    assert "2 warnings: 1 unsupported keyword, 1 untagged union\n" in first.stderr
+    assert first.stderr.endswith("generated/: 10 written, 0 unchanged, 0 removed, 2 warnings\n")
+    files = snapshot(tmp_path / "generated")
+    again = run(tmp_path, "generate")  # nothing changed: the kept result, with its warnings
+    assert again.stderr == first.stderr.replace("10 written, 0 unchanged", "0 written, 10 unchanged")
+    assert snapshot(tmp_path / "generated") == files
+
+
+def test_render_counts_its_warnings_too(tmp_path: Path) -> None:
+    shared_definitions(tmp_path)
+    result = run(tmp_path, "render", "schemas/a.json", "--variant", "dataclass")
+    assert result.returncode == 0, result.stderr
+    assert len(warnings_of(result)) == 2 and result.stderr.endswith("2 warnings: 1 unsupported keyword, 1 untagged union\n")
+
+
+def test_no_warnings_no_count(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    result = run(tmp_path, "generate")
+    assert result.returncode == 0 and result.stderr.endswith("0 warnings\n") and "warning:" not in result.stderr
