@@ -60,7 +60,7 @@ def test_output_black_cannot_parse_names_the_template_line_that_wrote_it(pets: P
     err = fails(pets)
     assert ('tpl/msgspec.py.jinja:3: this line wrote line 7 of the msgspec module of schemas/pets.yaml, which is '
             'not valid Python (black cannot parse it, column 77): '
-            'class Dog(Struct, frozen=True, kw_only=True, tag_field="pet-type", tag="dog":') in err
+            'class Cat(Struct, frozen=True, kw_only=True, tag_field="pet-type", tag="cat":') in err  # first by name
     assert fails(pets, "render", "schemas/pets.yaml", "--variant", "msgspec") == err
 
 
@@ -68,7 +68,7 @@ def test_output_black_cannot_parse_names_the_template_folder_and_the_line(pets: 
     (pets / "tpl" / "msgspec.py.jinja").write_text(FROZEN.replace(FROZEN.splitlines()[2], "{{ d.name }}("))
     err = fails(pets)  # no line of tpl/ has the text of the line black stops at
     assert ("tpl/: line 8 of the msgspec module of schemas/pets.yaml, laid out by these templates, is not valid "
-            "Python (black cannot parse it, column 9): bark: bool") in err
+            "Python (black cannot parse it, column 10): lives: int") in err
 
 
 def test_a_template_folder_that_does_not_exist_is_an_error_of_the_setting(pets: Path) -> None:
