@@ -200,7 +200,7 @@ def test_each_rule_gives_its_exact_report(repo: Path, rule: str) -> None:
     assert report_lines(run(repo, "diff")) == expected
 
 
-def test_breaking_first_then_compatible_then_docs_grouped_per_package(repo: Path) -> None:
+def test_breaking_first_then_compatible_then_docs(repo: Path) -> None:
     schema = copy.deepcopy(SHOP)
     schema["properties"]["note"]["description"] = "Anything."
     schema["properties"]["gift"] = {"type": "boolean"}
@@ -210,24 +210,54 @@ def test_breaking_first_then_compatible_then_docs_grouped_per_package(repo: Path
                                                 "properties": {"total": {"type": "number"}}})
     result = run(repo, "diff")
     assert result.stdout == (
-        "compatible billing.Invoice: model added\n"
-        "\n"
         "BREAKING   shop.Status: enum value 'void' removed\n"
+        "compatible billing.Invoice: model added\n"
         "compatible shop.Order.gift: field added\n"
         "docs       shop.Order.note: description changed\n")
     assert "changes since HEAD: 1 breaking, 2 compatible, 1 docs" in result.stderr
+
+
+def test_the_kind_orders_before_the_package(repo: Path) -> None:
+    """A breaking change in package `zzz` comes before a compatible one in `aaa`, in text and in Markdown."""
+    aaa = {"title": "A", "type": "object", "properties": {"note": {"type": "string", "description": "Free."}}}
+    zzz = {"title": "Z", "type": "object", "properties": {"size": {"type": "string", "enum": ["S", "M"]},
+                                                         "gone": {"type": "integer"}}}
+    write(repo / "schemas" / "aaa.json", aaa)
+    write(repo / "schemas" / "zzz.json", zzz)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "aaa and zzz")
+    aaa["properties"]["note"]["description"] = "Anything."
+    aaa["properties"]["gift"] = {"type": "boolean"}
+    del zzz["properties"]["gone"]
+    zzz["properties"]["size"]["enum"].append("L")
+    write(repo / "schemas" / "aaa.json", aaa)
+    write(repo / "schemas" / "zzz.json", zzz)
+    text = run(repo, "diff")
+    assert text.stdout == (
+        "BREAKING   zzz.Z.gone: field removed\n"
+        "compatible aaa.A.gift: field added\n"
+        "compatible zzz.Z.size: enum value 'L' added\n"
+        "docs       aaa.A.note: description changed\n")
+    assert "changes since HEAD: 1 breaking, 2 compatible, 1 docs" in text.stderr
+    assert run(repo, "diff", "--format", "markdown").stdout == (
+        "| change | where | what |\n"
+        "| --- | --- | --- |\n"
+        "| **BREAKING** | `zzz.Z.gone` | field removed |\n"
+        "| compatible | `aaa.A.gift` | field added |\n"
+        "| compatible | `zzz.Z.size` | enum value 'L' added |\n"
+        "| docs | `aaa.A.note` | description changed |\n")
 
 
 def test_an_input_deleted_or_added_lists_all_its_declarations(repo: Path) -> None:
     (repo / "schemas" / "shop.json").unlink()
     write(repo / "schemas" / "pets.json", {"title": "Pet", "type": "object", "properties": {"name": {"type": "string"}}})
     assert report_lines(run(repo, "diff")) == [
-        "compatible pets.Pet: model added",
         "BREAKING   shop.Address: model removed",
         "BREAKING   shop.Currency: alias removed",
         "BREAKING   shop.Customer: model removed",
         "BREAKING   shop.Order: model removed",
         "BREAKING   shop.Status: alias removed",
+        "compatible pets.Pet: model added",
     ]
 
 

@@ -43,10 +43,18 @@ class Change:
 
 
 def compare_all(old: Mapping[str, ir.Module], new: Mapping[str, ir.Module]) -> list[Change]:
-    """Every package's changes, packages in name order; an input on one side only counts as empty on the other."""
+    """Every package's changes, in the order of ``ordered``: all breaking ones first, whatever their
+    package; an input on one side only counts as empty on the other."""
     empty = ir.Module(())
-    return [change for package in sorted(set(old) | set(new))
-            for change in compare(package, old.get(package, empty), new.get(package, empty))]
+    return ordered([change for package in sorted(set(old) | set(new))
+                    for change in compare(package, old.get(package, empty), new.get(package, empty))])
+
+
+def ordered(found: list[Change]) -> list[Change]:
+    """Breaking, then compatible, then docs; within a kind by place (``package.Declaration.field``),
+    and changes at one place as they were found."""
+    rank = {s: i for i, s in enumerate(SEVERITIES)}
+    return sorted(found, key=lambda c: (rank[c.severity], c.where))
 
 
 def compare(package: str, old: ir.Module, new: ir.Module) -> list[Change]:
@@ -63,8 +71,7 @@ def compare(package: str, old: ir.Module, new: ir.Module) -> list[Change]:
             found.append(Change("compatible", where, f"{_kind(b)} added"))
         else:
             found.extend(_declaration(where, a, b))
-    rank = {s: i for i, s in enumerate(SEVERITIES)}
-    return sorted(found, key=lambda c: (rank[c.severity], c.where))
+    return ordered(found)
 
 
 def _kind(d: ir.Declaration | None) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from itertools import groupby
 
 from .changes import SEVERITIES, Change, Severity
 
@@ -13,17 +12,11 @@ NOTHING = "no model changes\n"
 MARKDOWN_PUNCTUATION = set("\\`*_[]<>|~")
 
 
-def _package(change: Change) -> str:
-    return change.where.split(".", 1)[0]
-
-
 def text(changes: list[Change]) -> str:
-    """One line per change (label padded to a column), a blank line between output packages."""
+    """One line per change, the label padded to a column, in the order given (``changes.ordered``)."""
     if not changes:
         return NOTHING
-    groups = ["".join(f"{LABELS[c.severity]:<{WIDTH}} {c.where}: {c.what}\n" for c in group)
-              for _, group in groupby(changes, key=_package)]
-    return "\n".join(groups)
+    return "".join(f"{LABELS[c.severity]:<{WIDTH}} {c.where}: {c.what}\n" for c in changes)
 
 
 def markdown(changes: list[Change]) -> str:
