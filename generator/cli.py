@@ -42,6 +42,11 @@ def _main(argv: list[str] | None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 2
+    if args.project is None and hasattr(args, "path"):  # `render`, `ir`: the project PATH is in
+        args.path = args.path.absolute()
+        args.project = configuration.find_root(args.path)
+    elif args.project is None:
+        args.project = Path(".")
     try:
         return int(args.run(args))
     except SchemaError as exc:
@@ -63,7 +68,9 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="schemagen", description="Typed Python models from JSON Schema and OpenAPI.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    parser.add_argument("--project", type=Path, default=Path("."), help="project root (where pyproject.toml is)")
+    parser.add_argument("--project", type=Path, metavar="DIR",
+                        help="project root, where pyproject.toml is (default: the working directory; for render "
+                             "and ir, the folder above PATH whose pyproject.toml holds [tool.schemagen])")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
     generate = commands.add_parser("generate", help="write every input's models into the output package")

@@ -96,6 +96,35 @@ def test_render_and_ir_print_one_input(project: Path) -> None:
     assert ir.stdout == run(project, "ir", "schemas/chat_completion_out.json", seed="7").stdout
 
 
+def bare(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The command line without ``--project``, run in ``cwd``."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, env=env, cwd=cwd)
+
+
+def test_ir_and_render_name_paths_from_the_project_root_wherever_they_run(project: Path) -> None:
+    """The project is the folder above PATH whose pyproject.toml holds [tool.schemagen], not the working directory."""
+    schemas = project / "schemas"
+    runs = [bare(project, "ir", "schemas/chat_completion_out.json"), bare(schemas, "ir", "chat_completion_out.json"),
+            bare(project.parent, "ir", str(schemas / "chat_completion_out.json"))]
+    assert [r.returncode for r in runs] == [0, 0, 0], [r.stderr for r in runs]
+    assert runs[0].stdout == runs[1].stdout == runs[2].stdout
+    assert '"path": "schemas/chat_completion_out.json"' in runs[0].stdout
+    generated = (ROOT / "generated" / "openai" / "msgspec_models.py").read_text()
+    assert bare(schemas / "openai", "render", ".", "--variant", "msgspec").stdout == generated
+
+
+def test_a_file_outside_any_project_is_named_from_its_folder(tmp_path: Path) -> None:
+    """No pyproject.toml with [tool.schemagen] above it: paths are relative to the folder that holds the input."""
+    (tmp_path / "loose").mkdir()
+    (tmp_path / "loose" / "thing.json").write_text(json.dumps(
+        {"title": "Thing", "type": "object", "properties": {"a": {"type": "string", "not": {"const": "x"}}}}))
+    inside, beside = bare(tmp_path / "loose", "ir", "thing.json"), bare(tmp_path, "ir", "loose/thing.json")
+    assert inside.returncode == beside.returncode == 0, inside.stderr + beside.stderr
+    assert inside.stdout == beside.stdout and '"path": "thing.json"' in inside.stdout
+    assert inside.stderr == beside.stderr == "warning: thing.json: #/properties/a/not: `not` is not supported; it is not enforced\n"
+
+
 def test_wrong_usage_exits_2(project: Path) -> None:
     assert run(project, "render", "schemas/openai", "--variant", "pydantic").returncode == 2
 

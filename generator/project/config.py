@@ -55,6 +55,23 @@ def load(root: Path) -> Config:
         raise SchemaError([_with_line(d, text) for d in exc.diagnostics]) from None
 
 
+def find_root(path: Path) -> Path:
+    """The project an input belongs to: the nearest folder above ``path`` whose ``pyproject.toml``
+    holds ``[tool.schemagen]`` (or does not parse, so that ``load`` reports it); with none, the
+    folder that holds the input. Paths in the IR and in messages are relative to it, so they do not
+    depend on the working directory."""
+    path = path.resolve()
+    for folder in path.parents:
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            try:
+                if "schemagen" in tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}):
+                    return folder
+            except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
+                return folder
+    return path.parent
+
+
 def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
     where = Location(display, "/tool/schemagen")
     problems: list[Diagnostic] = []
