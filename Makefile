@@ -4,15 +4,15 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml requirements.lock | cksum | cut -d' ' -f1)
 
-.PHONY: generate check test golden lock clean-venv
+.PHONY: generate check test golden lock clean-venv review-setup
 
-generate: $(STAMP)
+generate: $(STAMP) review-setup
 	$(PY) -m generator generate
 
 check: $(STAMP)
 	$(PY) -m generator generate --check
 
-test: $(STAMP)
+test: $(STAMP) review-setup
 	$(PY) -m generator generate --check
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
@@ -39,6 +39,18 @@ bench: $(STAMP)
 	$(PY) bench/run.py $(BENCH)
 
 .PHONY: bench
+
+# git's default diff (myers) shows a regenerated module as big blocks removed and added again;
+# histogram shows the classes that changed. git cannot take the algorithm from a committed file, so
+# this sets it in this clone's .git/config, unless a diff.algorithm is set already (here, globally
+# or for the system): then it says so only when run by name. `make generate` and `make test` run
+# it; outside git it does nothing. See docs/reviewing.md.
+review-setup:
+	@if ! git rev-parse --git-dir >/dev/null 2>&1; then :; \
+	elif current=$$(git config diff.algorithm); then \
+	  $(if $(filter review-setup,$(MAKECMDGOALS)),echo "diff.algorithm is already $$current: left as it is",:); \
+	else git config diff.algorithm histogram && \
+	  echo "git config diff.algorithm histogram: git diff shows generated/ as the classes that changed (docs/reviewing.md)"; fi
 
 # Rewrite the expected outputs of tests/golden/ from the current generator.
 # Read `git diff tests/golden` before you commit the result.

@@ -534,6 +534,40 @@ def test_pre_commit_hook_runs_generate_check(generated: Path) -> None:
     assert subprocess.run(command, cwd=generated, env=env, capture_output=True).returncode == 1
 
 
+# Reading the diff of generated/ ------------------------------------------------------------------
+
+def test_git_reads_the_attributes_of_generated_files() -> None:
+    """Python hunk headers for generated/ in git, and collapsed as generated in GitHub's review view."""
+    found = git(ROOT, "check-attr", "diff", "linguist-generated", "--", "generated/openai/msgspec_models.py")
+    assert found == ("generated/openai/msgspec_models.py: diff: python\n"
+                     "generated/openai/msgspec_models.py: linguist-generated: true\n")
+    assert "unspecified" in git(ROOT, "check-attr", "diff", "--", "generator/cli.py")
+
+
+def test_make_review_setup_makes_histogram_the_diff_of_the_clone(tmp_path: Path) -> None:
+    """The target sets `diff.algorithm` in the clone it runs in, and `git diff` then uses it. The two
+    files are lines for which git's myers and histogram give different diffs."""
+    git(tmp_path, "init", "-q")
+    (tmp_path / "a.txt").write_text("\n".join(["class A:", "pass", "    y: str", "    x: int", "", '"""',
+                                               "    x: int", "    x: int"]) + "\n")
+    git(tmp_path, "add", "a.txt")
+    git(tmp_path, "commit", "-q", "-m", "a")
+    (tmp_path / "a.txt").write_text("\n".join(["    y: str"] * 3 + ["class B:", "    y: str"]) + "\n")
+    myers, histogram = (git(tmp_path, "diff", "--numstat", f"--diff-algorithm={a}") for a in ("myers", "histogram"))
+    assert myers != histogram
+    assert git(tmp_path, "diff", "--numstat") == myers
+    env = {**os.environ, **GIT_ENV}
+    done = subprocess.run(["make", "-s", "-f", str(ROOT / "Makefile"), "review-setup"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "git config diff.algorithm histogram" in done.stdout
+    assert git(tmp_path, "config", "--local", "diff.algorithm") == "histogram\n"
+    assert git(tmp_path, "diff", "--numstat") == histogram
+    again = subprocess.run(["make", "-s", "-f", str(ROOT / "Makefile"), "review-setup"], cwd=tmp_path, env=env,
+                           capture_output=True, text=True)
+    assert again.returncode == 0 and "already" in again.stdout
+
+
 # The comparison is a pure function of two IR modules ----------------------------------------------
 
 def test_compare_is_pure_and_order_insensitive() -> None:
