@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -194,3 +196,43 @@ def test_an_invalid_schema_is_an_error_with_line_and_column(project: Path) -> No
     result = run(project, "generate")
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "schemas/typo.json:4:19: #/properties/a/type: not a valid schema" in result.stderr
+
+
+def documented_forms() -> list[tuple[str, int]]:
+    """The lines of the example under "Where global options go" in docs/command-line.md, each with
+    the exit status its comment states (0 when it states none)."""
+    text = (ROOT / "docs" / "command-line.md").read_text()
+    section = text.split("### Where global options go\n", 1)[1]
+    block = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    forms = []
+    for line in block.splitlines():
+        command, _, comment = line.partition("#")
+        status = re.search(r"exit status (\d)", comment)
+        forms.append((command.strip(), int(status.group(1)) if status else 0))
+    return forms
+
+
+def test_global_options_go_where_the_documentation_says(project: Path) -> None:
+    """Each documented invocation, run in a project with one warning, exits as documented."""
+    (project / "schemas" / "loose.json").write_text(json.dumps(
+        {"title": "Loose", "type": "object", "properties": {"a": {"type": "string", "not": {"const": "x"}}}}))
+    forms = documented_forms()
+    assert len(forms) >= 3 and {status for _, status in forms} >= {0, 1, 2}
+    for command, status in forms:
+        words = shlex.split(command)
+        assert words[0] == "schemagen", command
+        done = bare(project, *words[1:])
+        assert done.returncode == status, (command, done.stderr)
+        assert "Traceback" not in done.stderr
+
+
+def test_strict_fails_a_check_and_ir_but_not_diff(project: Path) -> None:
+    """What the documentation says of `--strict` beyond `generate`."""
+    (project / "schemas" / "loose.json").write_text(json.dumps(
+        {"title": "Loose", "type": "object", "properties": {"a": {"type": "string", "not": {"const": "x"}}}}))
+    assert run(project, "generate").returncode == 0
+    check = run(project, "--strict", "generate", "--check")
+    assert check.returncode == 1 and "up to date" not in check.stderr
+    assert check.stderr.startswith("schemas/loose.json:1:")
+    ir = run(project, "--strict", "ir", "schemas/loose.json")
+    assert ir.returncode == 1 and ir.stdout == ""

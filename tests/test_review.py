@@ -322,6 +322,14 @@ def test_a_reference_into_another_input(repo: Path) -> None:
     assert report_lines(run(repo, "diff")) == ["BREAKING   shop.Order.total: type changed from common.Money to common.Price"]
 
 
+def test_strict_changes_nothing_in_diff(repo: Path) -> None:
+    """`diff` reads no warnings: a schema that warns is compared all the same."""
+    write(repo / "schemas" / "shop.json", {**SHOP, "properties": {
+        **SHOP["properties"], "gift": {"type": "boolean", "not": {"const": False}}}})
+    assert run(repo, "generate").stderr.count("warning: ") == 1
+    assert report_lines(run(repo, "--strict", "diff")) == ["compatible shop.Order.gift: field added"]
+
+
 def test_an_unknown_revision_is_a_clear_error(repo: Path) -> None:
     result = run(repo, "diff", "--base", "no-such-branch")
     assert result.returncode == 1 and result.stdout == ""
