@@ -326,7 +326,7 @@ def test_strict_changes_nothing_in_diff(repo: Path) -> None:
     """`diff` reads no warnings: a schema that warns is compared all the same."""
     write(repo / "schemas" / "shop.json", {**SHOP, "properties": {
         **SHOP["properties"], "gift": {"type": "boolean", "not": {"const": False}}}})
-    assert run(repo, "generate").stderr.count("warning: ") == 1
+    assert len([line for line in run(repo, "generate").stderr.splitlines() if line.startswith("warning: ")]) == 1
     assert report_lines(run(repo, "--strict", "diff")) == ["compatible shop.Order.gift: field added"]
 
 
