@@ -39,9 +39,8 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
 def _name_fields(model: ir.Model) -> ir.Model:
     """Fields keep their keys where valid: a field shadows a name only inside its class (its body and
     annotations), so only what that class uses is reserved (the classes its annotations name)."""
-    used = {FORMAT_NAMES[t.format] if isinstance(t, ir.Scalar) and t.format else t.name
-            for f in model.fields for t in types(f.type)
-            if (isinstance(t, ir.Scalar) and t.format) or isinstance(t, ir.Ref)}
+    used = {FORMAT_NAMES[t.format] for f in model.fields for t in types(f.type) if isinstance(t, ir.Scalar) and t.format}
+    used |= {t.name for f in model.fields for t in types(f.type) if isinstance(t, ir.Ref)}
     reserved = Both(FIELD_RESERVED, used)
     taken: set[str] = set()
     names: dict[str, str] = {}
