@@ -134,7 +134,7 @@ def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
         others = []
     module, warnings = Linker([*others, source], cfg.root, cfg.schemas).lower(source)
     _warn(args, warnings)
-    sys.stdout.write(emit(module, source.display, cfg))
+    sys.stdout.write(emit(module, source.label, cfg))
     return 0
 
 

@@ -25,8 +25,8 @@ SCHEME = "1"
 
 def fingerprint(settings: str, templates: Path | None, inputs: Iterable[tuple[str, Sequence[Path]]]) -> str | None:
     """A digest of the generator (``generator_digest``), the ``settings`` (a configuration's ``repr``),
-    the files of the ``templates`` folder, and each input's settings, file names and bytes (all inputs:
-    they may refer to each other). ``None`` when a file cannot be read (the run reports it)."""
+    the files of the ``templates`` folder, and each input's settings and the names and bytes of its
+    files (its overlays among them; all inputs: they may refer to each other). ``None`` when a file cannot be read (the run reports it)."""
     # The hash seed too: the output must not depend on it, and a run under another seed (as the
     # determinism tests do) then really runs instead of repeating an earlier run's result.
     parts: list[str | bytes] = [SCHEME, generator_digest(), settings, os.environ.get("PYTHONHASHSEED", "")]

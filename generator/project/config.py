@@ -25,6 +25,8 @@ class InputSpec:
     name: str | None = None
     """The output package; by default the file or folder name in snake_case."""
     dialect: Dialect = "auto"
+    overlays: tuple[str, ...] = ()
+    """Overlay files (relative to the project root) applied to it before those found beside it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,11 +123,24 @@ def _input(entry: Any, index: int, fail: Any) -> InputSpec:
     if dialect not in DIALECTS:
         fail(key + "/dialect", f"dialect must be one of: {', '.join(DIALECTS)}")
         dialect = "auto"
-    unknown = set(entry) - {"path", "name", "dialect"}
+    overlays = entry.get("overlays", [])
+    if not isinstance(overlays, list) or not all(isinstance(o, str) for o in overlays):
+        fail(key + "/overlays", "overlays must be a list of paths to overlay files (relative to the project root)")
+        overlays = []
+    unknown = set(entry) - {"path", "name", "dialect", "overlays"}
     if unknown:
         fail(key, f"unknown input setting(s): {', '.join(sorted(unknown))}")
     name = entry.get("name")
-    return InputSpec(entry["path"], name if isinstance(name, str) else None, dialect)
+    return InputSpec(entry["path"], name if isinstance(name, str) else None, dialect, tuple(overlays))
+
+
+def display_path(path: Path, root: Path) -> str:
+    """How messages name ``path``: relative to the project root when it is inside, ``/`` after a folder."""
+    try:
+        text = path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        text = path.as_posix()
+    return text + "/" if path.is_dir() else text
 
 
 def _with_line(problem: Diagnostic, text: str) -> Diagnostic:

@@ -1,4 +1,4 @@
-"""Inputs: which schema files make which output package."""
+"""Inputs: which schema files make which output package, and which overlays mend them (``overlays``)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, Location, SchemaError
+from ..frontend.overlays import sniff
 from ..frontend.read import SUFFIXES
 from ..names import identifier
-from .config import Config, InputSpec
+from .config import Config, InputSpec, display_path
+from .overlays import OverlayFile, Source, attach, in_folder
 
 if TYPE_CHECKING:
     from ..frontend.dialects import Dialect
@@ -23,6 +25,8 @@ class Input:
     display: str
     """How messages and headers name it: relative to the project root, ``/`` for a folder."""
     dialect: Dialect = "auto"
+    overlays: tuple[OverlayFile, ...] = ()
+    """Applied in this order, each to its file, before the dialect is normalised."""
 
     @property
     def files(self) -> list[Path]:
@@ -30,9 +34,18 @@ class Input:
             return sorted(p for p in self.path.iterdir() if p.suffix in SUFFIXES and p.is_file())
         return [self.path]
 
+    @property
+    def label(self) -> str:
+        """How the header of its modules names it: with its overlays, if any."""
+        if not self.overlays:
+            return self.display
+        many = "s" if len(self.overlays) > 1 else ""
+        return f"{self.display} with overlay{many} {', '.join(o.display for o in self.overlays)}"
+
 
 def discover(config: Config) -> list[Input]:
     specs = config.inputs
+    found = in_folder(config)
     if specs is None:
         if not config.schemas.is_dir():
             raise SchemaError([Diagnostic(Location(display_path(config.schemas, config.root)), "no schema folder here",
@@ -40,16 +53,21 @@ def discover(config: Config) -> list[Input]:
         entries = sorted(config.schemas.iterdir())
         specs = tuple(
             InputSpec(str(p.relative_to(config.root))) for p in entries
-            if not p.name.startswith(".") and (p.is_dir() or p.suffix in SUFFIXES)
+            if not p.name.startswith(".") and (p.is_dir() or p.suffix in SUFFIXES) and p.resolve() not in found
         )
-    inputs: list[Input] = []
+    sources: list[tuple[Source, Input]] = []
     seen: dict[str, str] = {}
     problems = []
-    for spec in specs:
+    for index, spec in enumerate(specs):
         path = config.root / spec.path
         display = display_path(path, config.root)
         if not path.exists():
             problems.append(Diagnostic(Location(display), "input does not exist"))
+            continue
+        if path.is_file() and (path.resolve() in found or sniff(path, display) is not None):
+            problems.append(Diagnostic(Location(display), "an overlay, not a schema",
+                                       "list it under the `overlays` of the input it mends, or name that input "
+                                       "in its `extends`"))
             continue
         name = identifier(spec.name or path.stem, style="snake")
         if name in seen:
@@ -57,16 +75,8 @@ def discover(config: Config) -> list[Input]:
                                        "rename one, or give it a `name` under [[tool.schemagen.inputs]]"))
             continue
         seen[name] = display
-        inputs.append(Input(name, path, display, spec.dialect))
+        sources.append((Source(index, spec, path, display), Input(name, path, display, spec.dialect)))
+    mends = attach(config, [s for s, _ in sources], found, problems)
     if problems:
         raise SchemaError(problems)
-    return inputs
-
-
-def display_path(path: Path, root: Path) -> str:
-    """How messages name ``path``: relative to the project root when it is inside, ``/`` after a folder."""
-    try:
-        text = path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        text = path.as_posix()
-    return text + "/" if path.is_dir() else text
+    return [Input(i.name, i.path, i.display, i.dialect, overlays) for (_, i), overlays in zip(sources, mends)]

@@ -1,6 +1,6 @@
 """The stages, in the order one input goes through them, and the choice of their speed-ups.
 
-    read → normalise (dialects) → bundle → validate → lower → passes        (``to_ir``)
+    read (+ overlays) → normalise (dialects) → bundle → validate → lower → passes        (``to_ir``)
     layout (view model, templates) → format (black)                         (``Renderer``)
 
 Every stage is a pure function of its inputs. ``Stages.cached`` and ``Renderer`` put the cache's
@@ -25,13 +25,15 @@ from ..diagnostics import Diagnostic, Location, Reporter, SchemaError
 from ..frontend import validate
 from ..frontend.bundle import Library, bundle
 from ..frontend.dialects import normalise
+from ..frontend.overlays import Origins, mend
 from ..frontend.read import read_document
 from ..frontend.schema import SchemaSet
 from ..lower import External, lower
 from ..names import pascal
 from ..render.options import RenderOptions
 from ..render.template_errors import problem
-from .inputs import Input, display_path
+from .config import display_path
+from .inputs import Input
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,15 +53,40 @@ class Stages:
 
 def to_ir(source: Input, root: Path, reporter: Reporter, external: External | None = None,
           library: Library | None = None, stages: Stages = Stages()) -> ir.Module:
-    """Read, normalise, bundle, validate, lower and run the passes; problems go to ``reporter`` (errors raise).
+    """Read (and mend by the input's overlays), normalise, bundle, validate, lower and run the passes;
+    problems go to ``reporter`` (errors raise).
 
     ``library`` says which referenced files that are not inputs are read (``bundle``; default: those
     in ``source``'s folder); ``external`` resolves references to inputs (see ``link.Linker``); other
-    references to files are unresolved.
+    references to files are unresolved. A problem in a mended document is reported where its text
+    was written: in the vendored file, or in the overlay that added it (``overlays.Origins``).
     """
-    documents = [(display_path(p, root), stages.read(p, display_path(p, root))) for p in source.files]
+    origins: dict[str, Origins] = {}
+    documents = [_read(p, source, root, stages, reporter, origins) for p in source.files]
     if not documents:
         raise SchemaError([Diagnostic(Location(source.display), "the folder holds no .json, .yaml or .yml file")])
+    try:
+        return _lower(documents, source, root, reporter, external, library, stages)
+    except SchemaError as exc:
+        raise SchemaError([_relocate(d, origins) for d in exc.diagnostics]) from None
+    finally:
+        reporter.warnings[:] = [_relocate(w, origins) for w in reporter.warnings]
+
+
+def _read(path: Path, source: Input, root: Path, stages: Stages, reporter: Reporter,
+          origins: dict[str, Origins]) -> tuple[str, Any]:
+    """One file of ``source`` as (display path, value), mended by the overlays that extend it."""
+    display = display_path(path, root)
+    document = stages.read(path, display)
+    mends = [(o.path, o.display, stages.read(o.path, o.display)) for o in source.overlays
+             if o.target == path.resolve()]
+    if mends:
+        origins[display] = mend(document, display, mends, reporter)
+    return display, document
+
+
+def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter: Reporter,
+           external: External | None, library: Library | None, stages: Stages) -> ir.Module:
     schemas = normalise(documents, folder=source.path.is_dir(), dialect=source.dialect,
                         default_name=pascal(source.path.stem) or "Model", reporter=reporter)
     if source.path.is_file():
@@ -72,6 +99,11 @@ def to_ir(source: Input, root: Path, reporter: Reporter, external: External | No
     module = passes.run(module, reporter)
     reporter.raise_errors()
     return module
+
+
+def _relocate(diagnostic: Diagnostic, origins: dict[str, Origins]) -> Diagnostic:
+    found = origins.get(diagnostic.location.path)
+    return diagnostic if found is None else found.relocate(diagnostic)
 
 
 class Renderer:

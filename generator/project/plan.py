@@ -35,7 +35,8 @@ def plan(config: Config) -> Result:
     """
     sources = discover(config)
     store = Cache.from_environment()
-    key = fingerprint(repr(config), config.templates, [(repr(s), s.files) for s in sources])
+    key = fingerprint(repr(config), config.templates, [(repr(s), [*s.files, *(o.path for o in s.overlays)])
+                                                       for s in sources])
     results = Results(store, repr(config), key) if store is not None and key is not None else None
     kept = results.get() if results is not None else None
     if isinstance(kept, Result):
@@ -70,7 +71,7 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
         files[package / "__init__.py"] = PACKAGE_INIT
         for variant in config.variants:
             try:  # (a user's template can fail: for each input, and each variant)
-                files[package / f"{variant}_models.py"] = renderer.render(module, variant, source.display)
+                files[package / f"{variant}_models.py"] = renderer.render(module, variant, source.label)
             except SchemaError as exc:
                 errors.extend(exc.diagnostics)
     if errors:

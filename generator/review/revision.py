@@ -1,9 +1,10 @@
 """The inputs of a project as IR: in the working tree, or as they were at a git revision.
 
-A revision is read with ``git`` itself: ``pyproject.toml`` and the schema files it names are
-copied, byte for byte as committed, into a temporary folder, which is then read exactly like a
-working tree: ``config.load``, ``inputs.discover``, and each input lowered as ``generate`` lowers
-it (through ``project.link.Linker``, so that references between inputs resolve).
+A revision is read with ``git`` itself: ``pyproject.toml``, the schema folder (where overlays are
+found) and the schema and overlay files it names are copied, byte for byte as committed, into a
+temporary folder, which is then read exactly like a working tree: ``config.load``,
+``inputs.discover``, and each input lowered as ``generate`` lowers it (through
+``project.link.Linker``, so that references between inputs resolve).
 """
 
 from __future__ import annotations
@@ -60,12 +61,15 @@ def modules_at(root: Path, rev: str) -> dict[str, ir.Module]:
         try:
             _extract(root, commit, ["pyproject.toml"], repository)
             cfg = configuration.load(copy)
-            wanted = [cfg.schemas] if cfg.inputs is None else [copy / spec.path for spec in cfg.inputs]
+            # The schema folder holds the overlays found beside inputs; an input may list others.
+            wanted = [cfg.schemas, *(copy / p for spec in cfg.inputs or () for p in (spec.path, *spec.overlays))]
             _extract(root, commit, [os.path.relpath(p, copy) for p in wanted], repository)
             if cfg.inputs is None and not cfg.schemas.is_dir():
                 return {}
             if cfg.inputs is not None:
-                cfg = dataclasses.replace(cfg, inputs=tuple(s for s in cfg.inputs if (copy / s.path).exists()))
+                cfg = dataclasses.replace(cfg, inputs=tuple(
+                    dataclasses.replace(s, overlays=tuple(o for o in s.overlays if (copy / o).is_file()))
+                    for s in cfg.inputs if (copy / s.path).exists()))
             return _lower(cfg)
         except SchemaError as exc:
             raise SchemaError([_at(rev, d) for d in exc.diagnostics]) from None
