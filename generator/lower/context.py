@@ -46,5 +46,8 @@ class Context(Protocol):
     def expand(self, schema: Schema) -> Schema:
         """``schema`` with its ``allOf`` (and a ``$ref`` with constraining siblings) folded in."""
 
+    def inherited(self, schema: Schema) -> frozenset[str]:
+        """The ``required`` keys folding took into ``schema`` from referenced definitions."""
+
     def distribute(self, base: dict[str, Any], options: list[Schema]) -> list[tuple[Schema, Schema]]:
         """``{base…, anyOf: [A, B]}`` as ``[base∧A, base∧B]``: each branch that can hold, with what it became."""

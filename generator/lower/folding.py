@@ -24,6 +24,8 @@ class Folder:
         """By ``id`` of a schema: the schema (kept alive, so that its ``id`` stays its own) and its fold."""
         self.folding: set[str] = set()
         """The definitions being resolved as ``allOf`` members: one met again includes itself."""
+        self.inherited: dict[int, tuple[Schema, frozenset[str]]] = {}
+        """By ``id`` of a fold: the fold, and the ``required`` keys it took from referenced definitions."""
 
     def expand(self, schema: Schema) -> Schema:
         """``schema`` with its ``allOf`` (and a ``$ref`` with constraining siblings) folded in."""
@@ -51,7 +53,7 @@ class Folder:
         if not isinstance(schema.get("allOf"), list):
             return schema
         try:
-            return fold(schema, self.resolve, reporter)
+            return self.fold(schema)
         except Conflict as conflict:
             reporter.error(conflict.location, f"`allOf` members conflict: {conflict.message}",
                            "no value can satisfy all of them; fix one of the members")
@@ -106,9 +108,29 @@ class Folder:
                 kept.append((option, same))
                 continue
             try:
-                kept.append((option, fold(Schema({**base, "allOf": [option]}, option.loc), self.resolve,
-                                          self.scope.reporter)))
+                kept.append((option, self.fold(Schema({**base, "allOf": [option]}, option.loc))))
             except Conflict as conflict:
                 self.scope.reporter.warn(option.loc, f"this alternative can never match ({conflict.message}); "
                                          "it is left out", kind="impossible schema")
         return kept
+
+    def fold(self, schema: Schema) -> Schema:
+        """``merge.fold`` of ``schema``, remembering the ``required`` keys it takes from referenced definitions."""
+        merged = fold(schema, self.resolve, self.scope.reporter)
+        taken: set[str] = set()
+        for member in schema.get("allOf") or []:
+            target = member.get("$ref") if isinstance(member, Schema) else None
+            if isinstance(target, str) and target in self.scope.definitions:
+                own = self.scope.definitions[target].schema
+                found = self.expanded.get(id(own), (own, own))[1]  # (folded by `resolve` just now)
+                taken.update(r for r in found.get("required") or [] if isinstance(r, str))
+            elif isinstance(member, Schema):
+                taken.update(self.inherited_required(self.expand(member)))
+        if taken:
+            self.inherited[id(merged)] = (merged, frozenset(taken))
+        return merged
+
+    def inherited_required(self, schema: Schema) -> frozenset[str]:
+        """The ``required`` keys that folding took into ``schema`` from referenced definitions (where
+        they are checked themselves)."""
+        return self.inherited.get(id(schema), (schema, frozenset()))[1]

@@ -68,6 +68,9 @@ class Lowering:
     def expand(self, schema: Schema) -> Schema:
         return self.folder.expand(schema)
 
+    def inherited(self, schema: Schema) -> frozenset[str]:
+        return self.folder.inherited_required(schema)
+
     def distribute(self, base: dict[str, Any], options: list[Schema]) -> list[tuple[Schema, Schema]]:
         return self.folder.distribute(base, options)
 
@@ -223,6 +226,7 @@ class Lowering:
             return array if isinstance(array, ir.Tuple) else constrain(array, kind, schema, reporter)
         if is_model(schema):
             return self.inline(hint, schema)
+        objects.check_required(self, schema)
         return constrain(ir.Map(objects.extra_type(self, schema, hint)), kind, schema, reporter)
 
     def unsupported(self, schema: Schema) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+import re
+
 from .. import ir
 from ..frontend.schema import Schema
 from ..names import pascal
@@ -27,6 +30,7 @@ def model(lw: Context, name: str, schema: Schema, doc: str | None, inline: bool,
     ]
     for missing in [r for r in required if r not in properties]:
         fields.append(ir.Field(missing, missing, extra_type(lw, schema, name), True))
+    check_required(lw, schema)
     reporter = lw.scope.reporter
     for keyword in ("patternProperties", "minProperties", "maxProperties"):
         if keyword in schema:
@@ -51,3 +55,35 @@ def extra_type(lw: Context, schema: Schema, hint: str) -> ir.Type:
             values.append(lw.type_of(extra, f"{hint}Value") if isinstance(extra, Schema) else ir.AnyType())
         return ir.union(*values)
     return lw.type_of(extra, hint + "Value") if isinstance(extra, Schema) and extra != NEVER else ir.AnyType()
+
+
+def check_required(lw: Context, schema: Schema) -> None:
+    """Warn of a ``required`` key that looks like a mistake: one ``additionalProperties: false`` forbids
+    (no property or pattern holds it, so no object is valid), or one missing from ``properties`` where
+    nothing else is said of other keys (a typo, most often). A key that a pattern or an
+    ``additionalProperties`` schema holds is left alone, and so is one that folding took from a
+    referenced definition: the warning is that definition's."""
+    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    extra = schema.get("additionalProperties")
+    closed = extra == NEVER
+    if not closed and not (properties and extra in (None, {})):
+        return
+    patterns = list(schema.get("patternProperties") or {})
+    inherited = lw.inherited(schema)  # (the definition it comes from says so itself)
+    for key in dict.fromkeys(r for r in schema.get("required") or [] if isinstance(r, str)):
+        if key in properties or key in inherited or any(_matches(p, key) for p in patterns):
+            continue
+        close = difflib.get_close_matches(key, list(properties), n=1, cutoff=0.8)
+        guess = f" (did you mean {close[0]!r}?)" if close else ""
+        said = (f"`required` names {key!r}, which `additionalProperties: false` forbids{guess}: no object is valid"
+                if closed else f"`required` names {key!r}, which is not one of its `properties`{guess}; it is read "
+                "as a required field of any type")
+        lw.scope.reporter.warn(schema.loc.child("required"), said, "add the property, or fix the name in `required`",
+                               kind="unknown required key")
+
+
+def _matches(pattern: str, key: str) -> bool:
+    try:
+        return re.search(pattern, key) is not None
+    except re.error:  # an ECMA-262 pattern Python cannot read: it may hold the key
+        return True
