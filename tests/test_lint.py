@@ -75,3 +75,99 @@ def test_a_mistake_folded_into_other_schemas_is_reported_where_it_is_written(tmp
     assert lint(tmp_path, {"$defs": {"Done": base, "Event": event}}, "unknown required key") == [
         "warning: spec.json: #/$defs/Done/required: `required` names 'response_id', which is not one of its "
         "`properties`; it is read as a required field of any type - add the property, or fix the name in `required`"]
+
+
+# a discriminator mapping target outside the union -----------------------------------------------
+
+def pets(mapping: dict[str, str], **others: Any) -> dict[str, Any]:
+    cat = {"type": "object", "properties": {"kind": {"type": "string"}, "lives": {"type": "integer"}}}
+    dog = {"type": "object", "properties": {"kind": {"type": "string"}, "bark": {"type": "string"}}}
+    pet = {"oneOf": [{"$ref": "#/components/schemas/Cat"}, {"allOf": [{"$ref": "#/components/schemas/Dog"}]}],
+           "discriminator": {"propertyName": "kind", "mapping": mapping}}
+    return components({"Pet": pet, "Cat": cat, "Dog": dog, "Bird": cat, **others})
+
+
+def test_a_mapping_target_that_is_no_member_or_no_schema(tmp_path: Path) -> None:
+    spec = pets({"cat": "Cat", "dog": "#/components/schemas/Dog", "bird": "Bird", "fish": "Fsh"})
+    assert lint(tmp_path, spec, "stray mapping", "pets.yaml") == [
+        "warning: pets.yaml: #/components/schemas/Pet/discriminator/mapping/bird: `discriminator` maps 'bird' to "
+        "#/components/schemas/Bird, which is not a member of the `oneOf` beside it (Cat | Dog) - add it to the "
+        "`oneOf`, or fix the mapping",
+        "warning: pets.yaml: #/components/schemas/Pet/discriminator/mapping/fish: `discriminator` maps 'fish' to "
+        "#/components/schemas/Fsh, which names no schema of pets.yaml - add it to the `oneOf`, or fix the mapping",
+    ]
+
+
+def test_mapping_targets_that_are_members_or_extend_a_base(tmp_path: Path) -> None:
+    base = {"type": "object", "properties": {"kind": {"type": "string"}},
+            "discriminator": {"propertyName": "kind", "mapping": {"cat": "Cat"}}}  # no union: others extend it
+    control = {"anyOf": [{"$ref": "#/components/schemas/Cat"}], "discriminator": {"propertyName": "kind",
+                                                                                "mapping": {"x": "Dog"}}}
+    spec = pets({"cat": "Cat", "dog": "Dog"}, Base=base, Control=control)
+    assert [w.split(": `")[0] for w in lint(tmp_path, spec, "stray mapping", "pets.yaml")] == [
+        "warning: pets.yaml: #/components/schemas/Control/discriminator/mapping/x"]
+
+
+# a default or example its own schema rejects -----------------------------------------------------
+
+def test_defaults_and_examples_their_schema_rejects(tmp_path: Path) -> None:
+    schema = {"$defs": {
+        "Include": {"type": "string", "enum": ["logprobs"], "default": []},
+        "Modalities": {"type": "array", "items": {"type": "string", "default": ["text"]}},
+        "Usage": {"type": "object", "required": ["total"], "properties": {"total": {"type": "integer"}},
+                  "examples": [{"total": 3}, {"total": "3"}]},
+        "Wrapper": {"type": "object", "properties": {"usage": {"$ref": "#/$defs/Usage"}},
+                    "examples": [{"usage": {}}]},
+    }}
+    assert lint(tmp_path, schema, "rejected value") == [
+        "warning: spec.json: #/$defs/Include/default: the default is rejected by its own schema: [] is not of type "
+        "'string' - fix the value or the schema (schemagen does not use it)",
+        "warning: spec.json: #/$defs/Modalities/items/default: the default is rejected by its own schema: ['text'] is "
+        "not of type 'string' - fix the value or the schema (schemagen does not use it)",
+        "warning: spec.json: #/$defs/Usage/examples/1: the `examples` item is rejected by its own schema: at $.total: "
+        "'3' is not of type 'integer' - fix the value or the schema (schemagen does not use it)",
+        "warning: spec.json: #/$defs/Wrapper/examples/0: the `examples` item is rejected by its own schema: at "
+        "$.usage: 'total' is a required property - fix the value or the schema (schemagen does not use it)",
+    ]
+
+
+def test_an_openapi_example_is_checked_as_the_canonical_schema_reads_it(tmp_path: Path) -> None:
+    spec = components({
+        "Choice": {"type": "object", "properties": {
+            "logprobs": {"type": "object", "nullable": True, "example": "example_value"},
+            "refusal": {"type": "string", "nullable": True, "example": None},  # null: 3.0's nullable
+            "meta": {"type": "object", "example": '{"a": 1}'},  # JSON text, as OpenAPI allows
+            "broken": {"type": "object", "example": '{"a": 1,}'},
+            "count": {"type": "integer", "minimum": 1, "example": 0},
+        }},
+    }, "3.0.3")
+    assert lint(tmp_path, spec, "rejected value", "spec.yaml") == [
+        "warning: spec.yaml: #/components/schemas/Choice/properties/logprobs/example: the example is rejected by its "
+        "own schema: 'example_value' is not of type 'object', 'null' - fix the value or the schema (schemagen does "
+        "not use it)",
+        "warning: spec.yaml: #/components/schemas/Choice/properties/broken/example: the example is rejected by its "
+        "own schema: '{\"a\": 1,}' is not of type 'object' - fix the value or the schema (schemagen does not use it)",
+        "warning: spec.yaml: #/components/schemas/Choice/properties/count/example: the example is rejected by its "
+        "own schema: 0 is less than the minimum of 1 - fix the value or the schema (schemagen does not use it)",
+    ]
+
+
+def test_values_their_schema_accepts_and_property_defaults_are_left_to_the_type_check(tmp_path: Path) -> None:
+    both = {"type": "object", "properties": {"kind": {"type": "string"}}}
+    schema = {"$defs": {
+        "Either": {"oneOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}], "examples": [{"kind": "a"}]},
+        "A": both, "B": both,  # the example fits both members: `oneOf` is read as `anyOf`
+        "Elsewhere": {"$ref": "other.json#/$defs/X", "examples": ["s"]},  # read from the file beside
+        "Pattern": {"type": "string", "pattern": "\\p{L}+", "default": "é"},  # Python cannot read the pattern
+        "Owner": {"type": "object", "properties": {"n": {"type": "integer", "default": "x"}}},
+        "Control": {"type": "integer", "default": "x"},
+    }}
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(schema))
+    (tmp_path / "other.json").write_text(json.dumps({"$defs": {"X": {"type": "string"}}}))
+    reporter = Reporter()
+    to_ir(Input("spec", path, "spec.json"), tmp_path, reporter)
+    assert [(w.kind, w.location.pointer) for w in reporter.warnings
+            if w.kind in ("rejected value", "dropped default")] == [
+        ("rejected value", "/$defs/Control/default"), ("dropped default", "/$defs/Owner/properties/n/default")]
+

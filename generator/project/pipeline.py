@@ -1,6 +1,6 @@
 """The stages, in the order one input goes through them, and the choice of their speed-ups.
 
-    read (+ overlays) → normalise (dialects) → bundle → validate → lower → passes        (``to_ir``)
+    read (+ overlays) → normalise (dialects) → bundle → validate → lint → lower → passes  (``to_ir``)
     layout (view model, templates) → format (black)                         (``Renderer``)
 
 Every stage is a pure function of its inputs. ``Stages.cached`` and ``Renderer`` put the cache's
@@ -22,7 +22,7 @@ from ..cache.format import Session
 from ..cache.memo import Memo
 from ..cache.store import Cache
 from ..diagnostics import Diagnostic, Location, Reporter, SchemaError
-from ..frontend import validate
+from ..frontend import lint, validate
 from ..frontend.bundle import Library, bundle
 from ..frontend.dialects import normalise
 from ..frontend.overlays import Origins, mend
@@ -53,8 +53,8 @@ class Stages:
 
 def to_ir(source: Input, root: Path, reporter: Reporter, external: External | None = None,
           library: Library | None = None, stages: Stages = Stages()) -> ir.Module:
-    """Read (and mend by the input's overlays), normalise, bundle, validate, lower and run the passes;
-    problems go to ``reporter`` (errors raise).
+    """Read (and mend by the input's overlays), normalise, bundle, validate, lint, lower and run the
+    passes; problems go to ``reporter`` (errors raise).
 
     ``library`` says which referenced files that are not inputs are read (``bundle``; default: those
     in ``source``'s folder); ``external`` resolves references to inputs (see ``link.Linker``); other
@@ -94,6 +94,7 @@ def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter
         schemas = bundle(schemas, source.display, library, reporter)
     stages.check(schemas, reporter)
     reporter.raise_errors()
+    lint.check(schemas, reporter)
     module = lower(schemas, reporter, external)
     reporter.raise_errors()
     module = passes.run(module, reporter)

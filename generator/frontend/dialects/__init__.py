@@ -19,20 +19,20 @@ def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialec
     if folder or (dialect != "jsonschema" and len(documents) == 1 and openapi.component_name(documents[0][1])):
         if dialect == "jsonschema":
             raise SchemaError([Diagnostic(Location(documents[0][0]), "a folder input must hold OpenAPI component files")])
-        return openapi.normalise_components(documents)
+        return openapi.normalise_components(documents, reporter)
     display, document = documents[0]
     if not isinstance(document, dict):
         raise SchemaError([Diagnostic(Location(display), "not a schema: the document must be a JSON/YAML object")])
     whole = "openapi" in document or "swagger" in document
     if dialect == "openapi" and not whole:
-        return openapi.normalise_components(documents, default_name)
+        return openapi.normalise_components(documents, reporter, default_name)
     if dialect == "openapi" or (dialect == "auto" and whole):
         version = str(document.get("openapi", document.get("swagger")))
         if not (version.startswith("3.") or version == "2.0"):
             key = "/openapi" if "openapi" in document else "/swagger"
             raise SchemaError([Diagnostic(Location(display, key), f"unsupported OpenAPI version {version!r}",
                                           "schemagen reads Swagger 2.0 and OpenAPI 3.0/3.1")])
-        return openapi.normalise_document(document, display)
+        return openapi.normalise_document(document, display, reporter)
     if dialect == "auto" and not jsonschema.looks_like_a_schema(document):
         raise SchemaError([Diagnostic(Location(display), "neither a JSON Schema nor an OpenAPI document: "
                                       "no schema keyword, no `openapi:`, no component `$id`",

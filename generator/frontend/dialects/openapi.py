@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...diagnostics import Diagnostic, Location, SchemaError, pointer
+from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, pointer
+from ..lint import rejected
 from ..schema import Definition, Schema, SchemaSet, wrap
 from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas, not_a_schema
 
 COMPONENTS = "#/components/schemas/"
-#: OpenAPI annotations with no bearing on the type.
+#: OpenAPI annotations with no bearing on the type (``example`` is checked against its schema first).
 DROPPED = ("example", "externalDocs", "xml", "readOnly", "writeOnly")
+#: The ``example`` values of a document: (where, value, the canonical schema it is an example of).
+Examples = list[tuple[Location, str, Any, Schema]]
+_ABSENT = object()
 ANNOTATIONS = ("title", "description", "default", "deprecated", "examples")
 
 
@@ -24,13 +28,14 @@ def component_name(document: Any) -> str | None:
     return None
 
 
-def normalise_document(document: dict[str, Any], display: str) -> SchemaSet:
+def normalise_document(document: dict[str, Any], display: str, reporter: Reporter) -> SchemaSet:
     """``components.schemas`` of an OpenAPI 3 document, or ``definitions`` of a Swagger 2.0 one."""
     container = ("definitions",) if "swagger" in document else ("components", "schemas")
     found: Any = document
     for token in container:
         found = found.get(token) if isinstance(found, dict) else None
     definitions = {}
+    examples: Examples = []
     problems = []
     for name, raw in (found if isinstance(found, dict) else {}).items():
         here = pointer(*container, name)
@@ -38,23 +43,20 @@ def normalise_document(document: dict[str, Any], display: str) -> SchemaSet:
         if problem:
             problems.append(problem)
         else:
-            definitions["#" + here] = _definition(raw, display, here, name)
+            definitions["#" + here] = Definition("#" + here, name, _rewrite(wrap(raw, Location(display, here)), examples))
     if problems:
         raise SchemaError(problems)
+    rejected(examples, definitions, reporter, text_too=True)
     return SchemaSet(definitions)
 
 
-def _definition(raw: Any, display: str, here: str, name: str) -> Definition:
-    """The component ``name`` of a document, read from ``raw`` at ``here``."""
-    return Definition("#" + here, name, _rewrite(wrap(raw, Location(display, here))))
-
-
-def normalise_components(files: list[tuple[str, Any]], default_name: str | None = None) -> SchemaSet:
+def normalise_components(files: list[tuple[str, Any]], reporter: Reporter, default_name: str | None = None) -> SchemaSet:
     """A folder of component files: ``#/components/schemas/X`` is the file whose ``$id`` names X.
 
     ``default_name`` names a lone component file that has no ``$id`` (its dialect set in config).
     """
     definitions: dict[str, Definition] = {}
+    examples: Examples = []
     problems = []
     for display, document in files:
         name = component_name(document)
@@ -72,26 +74,30 @@ def normalise_components(files: list[tuple[str, Any]], default_name: str | None 
             problems.append(Diagnostic(Location(display, "/$id"), f"duplicate component {name!r}, also in {first}"))
             continue
         raw = {k: v for k, v in document.items() if k not in ("$id", "$schema")}
-        definitions[key] = Definition(key, name, _rewrite(wrap(raw, Location(display))))
+        definitions[key] = Definition(key, name, _rewrite(wrap(raw, Location(display)), examples))
     if problems:
         raise SchemaError(problems)
+    rejected(examples, definitions, reporter, text_too=True)
     return SchemaSet(definitions)
 
 
-def _rewrite(schema: Schema) -> Schema:
+def _rewrite(schema: Schema, examples: Examples) -> Schema:
+    """``schema`` in canonical form; its ``example`` (and those inside it) go to ``examples``."""
     schema = _nullable_members(schema)
-    schema = map_subschemas(schema, _rewrite)
+    schema = map_subschemas(schema, lambda s: _rewrite(s, examples))
     boolean_exclusive_bounds(schema)
     if schema.pop("x-nullable", False) is True:  # Swagger 2.0's spelling
         schema["nullable"] = True
     drop_extensions(schema)
+    example = schema.get("example", _ABSENT)
     for key in DROPPED:
         schema.pop(key, None)
     if isinstance(schema.get("discriminator"), dict):
         schema["discriminator"] = _discriminator(schema["discriminator"])
-    if schema.pop("nullable", False) is True:
-        return _nullable(schema)
-    return schema
+    done = _nullable(schema) if schema.pop("nullable", False) is True else schema
+    if example is not _ABSENT:
+        examples.append((schema.loc.child("example"), "example", example, done))
+    return done
 
 
 def _nullable_members(schema: Schema) -> Schema:
