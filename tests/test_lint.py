@@ -171,3 +171,46 @@ def test_values_their_schema_accepts_and_property_defaults_are_left_to_the_type_
             if w.kind in ("rejected value", "dropped default")] == [
         ("rejected value", "/$defs/Control/default"), ("dropped default", "/$defs/Owner/properties/n/default")]
 
+
+# `$ref` siblings that OpenAPI 3.0 and Swagger 2.0 ignore ----------------------------------------
+
+def referring(version: str) -> dict[str, Any]:
+    code = {"type": "string"}
+    usage = {"type": "object", "properties": {"total": {"type": "integer"}}}
+    holder = {"type": "object", "properties": {
+        "usage": {"$ref": "#/components/schemas/Usage", "nullable": True},
+        "code": {"$ref": "#/components/schemas/Code", "maxLength": 3, "pattern": "^[A-Z]+$"},
+        "noted": {"$ref": "#/components/schemas/Code", "description": "Said here.", "default": "A", "example": "B",
+                  "readOnly": True, "x-order": 1},
+        "again": {"$ref": "#/components/schemas/Maybe", "nullable": True},  # the target says so already
+        "typed": {"$ref": "#/components/schemas/Usage", "type": "object"},
+    }}
+    return components({"Holder": holder, "Code": code, "Usage": usage,
+                       "Maybe": {"type": "string", "nullable": True}}, version)
+
+
+def test_siblings_of_a_ref_that_openapi_30_ignores_and_schemagen_applies(tmp_path: Path) -> None:
+    assert lint(tmp_path, referring("3.0.3"), "$ref sibling", "spec.yaml") == [
+        "warning: spec.yaml: #/components/schemas/Holder/properties/usage: OpenAPI 3.0 ignores `nullable` beside "
+        "`$ref`; schemagen applies it, as OpenAPI 3.1 does - to say so in OpenAPI 3.0, put the reference alone in an "
+        "`allOf` beside it",
+        "warning: spec.yaml: #/components/schemas/Holder/properties/code: OpenAPI 3.0 ignores `maxLength`, `pattern` "
+        "beside `$ref`; schemagen applies them, as OpenAPI 3.1 does - to say so in OpenAPI 3.0, put the reference "
+        "alone in an `allOf` beside them",
+    ]
+
+
+def test_swagger_20_siblings_are_named_for_swagger(tmp_path: Path) -> None:
+    spec = {"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {}, "definitions": {
+        "Code": {"type": "string"}, "Holder": {"type": "object", "properties": {
+            "code": {"$ref": "#/definitions/Code", "maxLength": 3},
+            "maybe": {"$ref": "#/definitions/Code", "x-nullable": True}}}}}  # an extension made for this
+    assert lint(tmp_path, spec, "$ref sibling", "spec.yaml") == [
+        "warning: spec.yaml: #/definitions/Holder/properties/code: Swagger 2.0 ignores `maxLength` beside `$ref`; "
+        "schemagen applies it, as OpenAPI 3.1 does - to say so in Swagger 2.0, put the reference alone in an `allOf` "
+        "beside it"]
+
+
+def test_openapi_31_reads_siblings_as_schemagen_does(tmp_path: Path) -> None:
+    assert lint(tmp_path, referring("3.1.0"), "$ref sibling", "spec.yaml") == []
+    assert len(lint(tmp_path, referring("3.0.0"), "$ref sibling", "spec.yaml")) == 2  # the same, as 3.0

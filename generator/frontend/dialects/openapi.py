@@ -8,6 +8,7 @@ from typing import Any
 from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, pointer
 from ..lint import rejected
 from ..schema import Definition, Schema, SchemaSet, wrap
+from . import ref_siblings
 from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas, not_a_schema
 
 COMPONENTS = "#/components/schemas/"
@@ -34,6 +35,9 @@ def normalise_document(document: dict[str, Any], display: str, reporter: Reporte
     found: Any = document
     for token in container:
         found = found.get(token) if isinstance(found, dict) else None
+    version = str(document.get("openapi", document.get("swagger")))
+    if version.startswith("3.0") or version == "2.0":
+        ref_siblings.check(document, container, display, "Swagger 2.0" if version == "2.0" else "OpenAPI 3.0", reporter)
     definitions = {}
     examples: Examples = []
     problems = []
