@@ -161,6 +161,16 @@ def test_unknown_setting_is_reported(tmp_path: Path) -> None:
     assert result.returncode == 1 and "unknown setting 'schema'" in result.stderr
 
 
+def test_a_wrong_input_setting_is_reported_at_its_line(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.schemagen]\n\n[[tool.schemagen.inputs]]\npath = "schemas/openai"\n'
+                                            '\n[[tool.schemagen.inputs]]\npath = "schemas/chat_completion_out.json"\n'
+                                            'dialect = "yaml"\n')
+    result = run(project, "generate")
+    assert result.returncode == 1
+    assert result.stderr == ("pyproject.toml:8:1: #/tool/schemagen/inputs/1/dialect: dialect must be one of: auto, "
+                             "jsonschema, openapi\n")
+
+
 def test_a_template_folder_in_config_overrides_the_built_in_templates(project: Path) -> None:
     (project / "my_templates").mkdir()
     (project / "my_templates" / "msgspec.py.jinja").write_text(

@@ -79,7 +79,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
     problems: list[Diagnostic] = []
 
     def fail(key: str, message: str, hint: str | None = None) -> None:
-        problems.append(Diagnostic(where.child(key), message, hint))
+        problems.append(Diagnostic(where.child(*key.split("/")), message, hint))
 
     known = {"schemas", "output", "templates", "variants", "inputs", "enums"}
     for key in sorted(set(table) - known):
@@ -145,15 +145,25 @@ def display_path(path: Path, root: Path) -> str:
 
 def _with_line(problem: Diagnostic, text: str) -> Diagnostic:
     """``problem`` at the line and column of the ``[tool.schemagen]`` setting its pointer names, when
-    that setting is written as ``key = …`` in the table's own section."""
+    that setting is written as ``key = …`` in the table's own section (or, for ``inputs/<n>/key``, in
+    the n-th ``[[tool.schemagen.inputs]]`` section)."""
     key = problem.location.pointer.removeprefix("/tool/schemagen/")
-    if "/" in key or key == problem.location.pointer:
+    if key == problem.location.pointer:
         return problem
-    inside = False
+    section, index = "[tool.schemagen]", None
+    parts = key.split("/")
+    if len(parts) == 3 and parts[0] == "inputs" and parts[1].isdigit():
+        section, index, key = "[[tool.schemagen.inputs]]", int(parts[1]), parts[2]
+    elif len(parts) != 1:
+        return problem
+    inside, met = False, -1
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if stripped.startswith("["):
-            inside = stripped.replace(" ", "") == "[tool.schemagen]"
+            inside = stripped.replace(" ", "") == section
+            if inside and index is not None:
+                met += 1
+                inside = met == index
         elif inside:
             found = re.match(rf'\s*(?:{re.escape(key)}|"{re.escape(key)}")\s*=', line)
             if found:
