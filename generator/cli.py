@@ -126,7 +126,8 @@ def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
     from .project.link import Linker  # (here: `generate` with nothing to do imports no stage)
 
     cfg = configuration.load(args.project)
-    spec = InputSpec(str(args.path), None, args.dialect)
+    listed = [s for s in cfg.inputs or () if (cfg.root / s.path).resolve() == (cfg.root / args.path).resolve()]
+    spec = InputSpec(str(args.path), None, args.dialect, listed[0].required_defaults if listed else None)
     [source] = discover(dataclasses.replace(cfg, inputs=(spec,)))
     try:  # the project's other inputs, for references to them
         others = [o for o in discover(cfg) if o.display != source.display]

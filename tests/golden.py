@@ -3,7 +3,7 @@
 A case has one or more inputs (entries whose name starts with ``input``: a schema file or a
 folder of component files); all of them must give the same expected output. ``expected/`` has
 ``<variant>_models.py`` for each variant, or ``error.txt`` for a case that must fail.
-``options.toml`` may set ``dialect`` and ``enums``. Rewrite expectations with ``make golden``.
+``options.toml`` may set ``dialect``, ``enums`` and ``required_defaults``. Rewrite expectations with ``make golden``.
 """
 
 from __future__ import annotations
@@ -60,7 +60,8 @@ def cases() -> list[Case]:
 def generate(case: Case, source: Path) -> dict[str, str]:
     """Expected-file name → text: each variant's module, or ``error.txt`` with the diagnostics."""
     reporter = Reporter()
-    item = Input("case", source, source.relative_to(ROOT).as_posix(), case.dialect)  # type: ignore[arg-type]
+    item = Input("case", source, source.relative_to(ROOT).as_posix(), case.dialect,  # type: ignore[arg-type]
+                 case.settings.get("required_defaults"))  # type: ignore[arg-type]
     try:
         module = to_ir(item, ROOT, reporter)
     except SchemaError as exc:

@@ -1,8 +1,10 @@
-"""The IR passes, in the order they run: each a function ``(Module, Reporter) -> Module``."""
+"""The IR passes, in the order they run: each a function ``(Module, Reporter) -> Module``; a pass
+that reads a setting of the input gets it bound (``pipeline``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from .. import ir
 from ..diagnostics import Reporter
@@ -10,15 +12,22 @@ from .defaults import check_defaults
 from .naming import name
 from .order import order
 from .refs import check_refs
+from .required_defaults import Setting, read_required_defaults
 from .share import share
 from .tags import tag
 
 Pass = Callable[[ir.Module, Reporter], ir.Module]
-PIPELINE: tuple[Pass, ...] = (check_refs, share, check_defaults, name, tag, order)
+PIPELINE: tuple[Pass, ...] = (check_refs, share, check_defaults, read_required_defaults, name, tag, order)
 
 
-def run(module: ir.Module, reporter: Reporter) -> ir.Module:
-    for step in PIPELINE:
+def pipeline(required_defaults: Setting | None = None) -> tuple[Pass, ...]:
+    """The passes, with the input's settings bound."""
+    bound = partial(read_required_defaults, setting=required_defaults)
+    return tuple(bound if step is read_required_defaults else step for step in PIPELINE)
+
+
+def run(module: ir.Module, reporter: Reporter, required_defaults: Setting | None = None) -> ir.Module:
+    for step in pipeline(required_defaults):
         module = step(module, reporter)
     return module
 

@@ -13,8 +13,10 @@ from ..render.options import RenderOptions
 
 if TYPE_CHECKING:
     from ..frontend.dialects import Dialect
+    from ..passes.required_defaults import Setting
 
 DIALECTS = ("auto", "jsonschema", "openapi")
+REQUIRED_DEFAULTS = ("required", "optional")
 ALL_VARIANTS = ("dataclass", "typeddict", "msgspec")
 
 
@@ -27,6 +29,8 @@ class InputSpec:
     dialect: Dialect = "auto"
     overlays: tuple[str, ...] = ()
     """Overlay files (relative to the project root) applied to it before those found beside it."""
+    required_defaults: Setting | None = None
+    """How a property that is required and has a default is read; ``None``: not set here."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +43,8 @@ class Config:
     inputs: tuple[InputSpec, ...] | None = None
     """``None``: every schema file or folder directly under ``schemas``."""
     options: RenderOptions = RenderOptions()
+    required_defaults: Setting | None = None
+    """For every input that does not set it; ``None``: not set (read as required, with a warning)."""
 
 
 def load(root: Path) -> Config:
@@ -81,7 +87,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
     def fail(key: str, message: str, hint: str | None = None) -> None:
         problems.append(Diagnostic(where.child(*key.split("/")), message, hint))
 
-    known = {"schemas", "output", "templates", "variants", "inputs", "enums"}
+    known = {"schemas", "output", "templates", "variants", "inputs", "enums", "required_defaults"}
     for key in sorted(set(table) - known):
         fail(key, f"unknown setting {key!r}; expected one of: {', '.join(sorted(known))}")
     for key in ("schemas", "output", "templates"):
@@ -94,6 +100,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
     enums = table.get("enums", "literal")
     if enums not in ("literal", "class"):
         fail("enums", 'must be "literal" (Literal aliases) or "class" (StrEnum/IntEnum classes)')
+    required_defaults = _required_defaults(table, "required_defaults", fail)
     inputs = None
     if "inputs" in table:
         inputs = tuple(_input(entry, i, fail) for i, entry in enumerate(table["inputs"] or []))
@@ -111,6 +118,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
         variants=tuple(v for v in ALL_VARIANTS if v in variants),
         inputs=inputs,
         options=RenderOptions(enums=enums if enums == "class" else "literal"),
+        required_defaults=required_defaults,
     )
 
 
@@ -127,11 +135,21 @@ def _input(entry: Any, index: int, fail: Any) -> InputSpec:
     if not isinstance(overlays, list) or not all(isinstance(o, str) for o in overlays):
         fail(key + "/overlays", "overlays must be a list of paths to overlay files (relative to the project root)")
         overlays = []
-    unknown = set(entry) - {"path", "name", "dialect", "overlays"}
+    unknown = set(entry) - {"path", "name", "dialect", "overlays", "required_defaults"}
     if unknown:
         fail(key, f"unknown input setting(s): {', '.join(sorted(unknown))}")
     name = entry.get("name")
-    return InputSpec(entry["path"], name if isinstance(name, str) else None, dialect, tuple(overlays))
+    return InputSpec(entry["path"], name if isinstance(name, str) else None, dialect, tuple(overlays),
+                     _required_defaults(entry, key + "/required_defaults", fail))
+
+
+def _required_defaults(table: dict[str, Any], key: str, fail: Any) -> Setting | None:
+    value = table.get("required_defaults")
+    if value is None or value in REQUIRED_DEFAULTS:
+        return value  # type: ignore[no-any-return]
+    fail(key, 'must be "required" (a required property with a default is required) or "optional" (it is not '
+              f"required, and takes its default when absent), not {value!r}")
+    return None
 
 
 def display_path(path: Path, root: Path) -> str:

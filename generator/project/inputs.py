@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +15,7 @@ from .overlays import OverlayFile, Source, attach, in_folder
 
 if TYPE_CHECKING:
     from ..frontend.dialects import Dialect
+    from ..passes.required_defaults import Setting
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +28,8 @@ class Input:
     dialect: Dialect = "auto"
     overlays: tuple[OverlayFile, ...] = ()
     """Applied in this order, each to its file, before the dialect is normalised."""
+    required_defaults: Setting | None = None
+    """The input's setting, else the table's; ``None``: set in neither."""
 
     @property
     def files(self) -> list[Path]:
@@ -75,8 +78,9 @@ def discover(config: Config) -> list[Input]:
                                        "rename one, or give it a `name` under [[tool.schemagen.inputs]]"))
             continue
         seen[name] = display
-        sources.append((Source(index, spec, path, display), Input(name, path, display, spec.dialect)))
+        sources.append((Source(index, spec, path, display), Input(name, path, display, spec.dialect, (),
+                                                                  spec.required_defaults or config.required_defaults)))
     mends = attach(config, [s for s, _ in sources], found, problems)
     if problems:
         raise SchemaError(problems)
-    return [Input(i.name, i.path, i.display, i.dialect, overlays) for (_, i), overlays in zip(sources, mends)]
+    return [replace(i, overlays=overlays) for (_, i), overlays in zip(sources, mends)]

@@ -97,7 +97,7 @@ def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter
     lint.check(schemas, reporter)
     module = lower(schemas, reporter, external)
     reporter.raise_errors()
-    module = passes.run(module, reporter)
+    module = passes.run(module, reporter, source.required_defaults)
     reporter.raise_errors()
     return module
 
