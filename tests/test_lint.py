@@ -33,12 +33,15 @@ def test_a_required_key_that_additional_properties_false_forbids(tmp_path: Path)
     closed = {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id", "data"],
               "additionalProperties": False}
     bare = {"type": "object", "required": ["data"], "additionalProperties": False}
-    found = lint(tmp_path, {"$defs": {"Closed": closed, "Bare": bare}}, "unknown required key")
+    swapped = {"type": "object", "properties": {"nmae": {}}, "required": ["name"], "additionalProperties": False}
+    found = lint(tmp_path, {"$defs": {"Closed": closed, "Bare": bare, "Swapped": swapped}}, "unknown required key")
     assert found == [
         "warning: spec.json: #/$defs/Closed/required: `required` names 'data', which `additionalProperties: false` "
         "forbids: no object is valid - add the property, or fix the name in `required`",
         "warning: spec.json: #/$defs/Bare/required: `required` names 'data', which `additionalProperties: false` "
         "forbids: no object is valid - add the property, or fix the name in `required`",
+        "warning: spec.json: #/$defs/Swapped/required: `required` names 'name', which `additionalProperties: false` "
+        "forbids (did you mean 'nmae'?): no object is valid - add the property, or fix the name in `required`",
     ]
 
 

@@ -73,7 +73,7 @@ def check_required(lw: Context, schema: Schema) -> None:
     for key in dict.fromkeys(r for r in schema.get("required") or [] if isinstance(r, str)):
         if key in properties or key in inherited or any(_matches(p, key) for p in patterns):
             continue
-        close = difflib.get_close_matches(key, list(properties), n=1, cutoff=0.8)
+        close = difflib.get_close_matches(key, list(properties), n=1, cutoff=0.7)
         guess = f" (did you mean {close[0]!r}?)" if close else ""
         said = (f"`required` names {key!r}, which `additionalProperties: false` forbids{guess}: no object is valid"
                 if closed else f"`required` names {key!r}, which is not one of its `properties`{guess}; it is read "
