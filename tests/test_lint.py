@@ -111,6 +111,13 @@ def test_mapping_targets_that_are_members_or_extend_a_base(tmp_path: Path) -> No
         "warning: pets.yaml: #/components/schemas/Control/discriminator/mapping/x"]
 
 
+def test_a_mapping_target_that_is_no_string_is_left_alone(tmp_path: Path) -> None:
+    union = {"oneOf": [{"$ref": "#/$defs/A"}], "discriminator": {"propertyName": "k", "mapping": {
+        "x": ["#/$defs/A"], "y": "#/$defs/B"}}}
+    found = lint(tmp_path, {"$defs": {"A": {"type": "object", "properties": {"k": {}}}, "U": union}}, "stray mapping")
+    assert [w.split(": `")[0] for w in found] == ["warning: spec.json: #/$defs/U/discriminator/mapping/y"]
+
+
 # a default or example its own schema rejects -----------------------------------------------------
 
 def test_defaults_and_examples_their_schema_rejects(tmp_path: Path) -> None:

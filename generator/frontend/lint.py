@@ -66,7 +66,7 @@ def mapping(schema: Schema, definitions: Mapping[str, Definition], reporter: Rep
     members = [m for m in (_member(o) for o in schema[keyword]) if m is not None]
     names = [definitions[m].name if m in definitions else m for m in members]
     for value, target in targets.items():
-        if target in members:
+        if not isinstance(target, str) or target in members:
             continue
         said = f"names no schema of {schema.loc.path}" if target not in definitions else \
             f"is not a member of the `{keyword}` beside it ({few(names, ' | ') or 'no reference'})"
