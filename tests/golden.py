@@ -61,7 +61,7 @@ def generate(case: Case, source: Path) -> dict[str, str]:
     """Expected-file name → text: each variant's module, or ``error.txt`` with the diagnostics."""
     reporter = Reporter()
     item = Input("case", source, source.relative_to(ROOT).as_posix(), case.dialect,  # type: ignore[arg-type]
-                 case.settings.get("required_defaults"))  # type: ignore[arg-type]
+                 required_defaults=case.settings.get("required_defaults"))  # type: ignore[arg-type]
     try:
         module = to_ir(item, ROOT, reporter)
     except SchemaError as exc:
