@@ -127,7 +127,8 @@ def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
 
     cfg = configuration.load(args.project)
     listed = [s for s in cfg.inputs or () if (cfg.root / s.path).resolve() == (cfg.root / args.path).resolve()]
-    spec = InputSpec(str(args.path), None, args.dialect, listed[0].required_defaults if listed else None)
+    spec = InputSpec(str(args.path), None, args.dialect, listed[0].overlays if listed else (),
+                     listed[0].required_defaults if listed else None)
     [source] = discover(dataclasses.replace(cfg, inputs=(spec,)))
     try:  # the project's other inputs, for references to them
         others = [o for o in discover(cfg) if o.display != source.display]
