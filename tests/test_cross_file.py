@@ -64,6 +64,9 @@ def test_a_reference_to_another_input_imports_its_class(tmp_path: Path) -> None:
      "inputs refer to each other in a cycle: schemas/a.json -> schemas/b.json -> schemas/a.json"),
     ({"a": {"title": "A", "type": "object", "properties": {"x": {"$ref": "../outside.json#/definitions/X"}}}},
      "'outside.json' is outside the schema folder: it is not read"),
+    ({"a": {"title": "A", "type": "object", "properties": {"x": {"$ref": "../../schemas/b.json#/definitions/B"}}},
+      "b": {"definitions": {"B": {"type": "string"}}}},  # above the project root: not this project's b.json
+     "'../schemas/b.json' is outside the schema folder: it is not read"),
     ({"a": {"title": "A", "type": "object", "properties": {"x": {"$ref": "b.json#/definitions/Nope"}}},
       "b": {"definitions": {"B": {"type": "string"}}}},
      "'schemas/b.json' declares nothing at #/definitions/Nope"),

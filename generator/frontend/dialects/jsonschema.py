@@ -8,6 +8,7 @@ report as unresolved.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
@@ -169,7 +170,7 @@ class _Refs:
             target = urljoin(self.display, target[len(self.mirrored):])
         if target not in self.bases:
             # Another file beside this one: ``schemas/other.json#/definitions/X`` (the linker's job).
-            is_file = ":" not in target.split("/", 1)[0] and not target.startswith("//")
+            is_file = _is_path(target)
             return f"{target}#{unquote(fragment)}" if is_file and (fragment == "" or fragment.startswith("/")) else ref
         if fragment == "" or fragment.startswith("/"):
             return "#" + self.bases[target] + unquote(fragment)
@@ -178,10 +179,23 @@ class _Refs:
 
 
 def _join(base: str, ref: str) -> str:
-    """``urljoin`` that also keeps a fragment-only reference on a URN base (``urn:uuid:…#/a``)."""
+    """``urljoin`` that also keeps a fragment-only reference on a URN base (``urn:uuid:…#/a``), and a
+    file path's ``..`` above the folder it starts from (``urljoin("a.json", "../x.json")`` would be
+    ``x.json``, a file beside it)."""
     if ref.startswith("#"):
         return urldefrag(base)[0] + ref
+    if _is_path(base) and _is_path(ref):
+        path, hash_, fragment = ref.partition("#")
+        if not path:
+            return urldefrag(base)[0] + hash_ + fragment
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(urldefrag(base)[0]), path))
+        return joined + ("/" if path.endswith("/") and not joined.endswith("/") else "") + hash_ + fragment
     return urljoin(base, ref)
+
+
+def _is_path(text: str) -> bool:
+    """A file path (``schemas/a.json``, ``../b.json``), no URL (``https://…``, ``urn:…``, ``//host/…``)."""
+    return ":" not in text.split("/", 1)[0] and not text.startswith("//")
 
 
 def _subschemas(node: dict[str, Any]) -> list[tuple[str, Any, str]]:
