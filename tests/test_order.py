@@ -25,7 +25,7 @@ ordering = importlib.import_module("generator.passes.order")  # the package expo
 
 def reference(module: ir.Module, reporter: Reporter) -> ir.Module:
     """The rule, stated directly (quadratic): what ``order`` must give."""
-    aliases = {d.name for d in module.declarations if isinstance(d, ir.Alias)}
+    aliases = {d.name: d.type for d in module.declarations if isinstance(d, ir.Alias)}
     placed: dict[str, ir.Declaration] = {}
     waiting: list[ir.Declaration] = []
 
@@ -118,3 +118,21 @@ def test_the_order_of_definitions_changes_nothing(tmp_path: Path, variant: str) 
         module = to_ir(Input("x", folder / "schema.json", "schema.json"), folder, Reporter())
         texts.append(render.render(module, variant, "schema.json", render.environment()))
     assert texts[0] == texts[1]
+
+
+def test_a_plain_default_waits_only_for_the_enums_it_may_be_a_member_of() -> None:
+    """``items: Schema | schemaArray = True`` (the draft-07 meta-schema) names neither alias: no cycle to
+    cut. ``kind: Kind = "a"`` may be ``Kind.A`` (``enums = "class"``): ``Kind`` comes first."""
+    schema = ir.union(ir.Ref("SchemaObject"), ir.Scalar("bool"))
+    module = ir.Module((
+        ir.Model("SchemaObject", (
+            ir.Field("items", "items", ir.union(ir.Ref("Schema"), ir.Ref("schemaArray")), False, ir.Default(True)),
+            ir.Field("kind", "kind", ir.Ref("Kind"), False, ir.Default("a")))),
+        ir.Alias("Schema", schema),
+        ir.Alias("schemaArray", ir.Array(ir.Ref("Schema"))),
+        ir.Alias("Kind", ir.Literal(("a", "b"))),
+    ))
+    reporter = Reporter()
+    result = ordering.order(module, reporter)
+    assert reporter.warnings == [] and reporter.errors == []
+    assert [d.name for d in result.declarations] == ["Kind", "SchemaObject", "Schema", "schemaArray"]

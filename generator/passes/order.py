@@ -6,10 +6,10 @@ dialect (a JSON Schema document's root is a component like any other in an OpenA
 
 Class bodies are annotated lazily (``from __future__ import annotations``), but an alias is an
 assignment evaluated at import, and so is a field's plain default (an enum member, say): an
-alias needs everything it names, and a model the aliases its defaulted fields name. Aliases
-that name each other in a cycle (``Env = dict[str, EnvValue]``, ``EnvValue = str | Env``) have
-no such order, and msgspec could not decode them anyway: the reference that closes the cycle
-becomes ``Any``, with a warning. Aliases that simply are each other (``A = B``, ``B = A``) are an
+alias needs everything it names, and a model the enums its plain defaults may be members of
+(``True`` for ``Schema | list[Schema]`` names neither alias). Aliases that name each other in a
+cycle (``Env = dict[str, EnvValue]``, ``EnvValue = str | Env``) have no such order, and msgspec
+could not decode them anyway: the reference that closes the cycle becomes ``Any``, with a warning. Aliases that simply are each other (``A = B``, ``B = A``) are an
 error: such a type has no values.
 """
 
@@ -25,7 +25,7 @@ from .where import location
 
 
 def order(module: ir.Module, reporter: Reporter) -> ir.Module:
-    queue = _Queue({d.name for d in module.declarations if isinstance(d, ir.Alias)})
+    queue = _Queue({d.name: d.type for d in module.declarations if isinstance(d, ir.Alias)})
     for d in canonical(module):
         queue.add(d)
     if queue.waiting:  # only cycles are left
@@ -55,8 +55,9 @@ class _Queue:
     the declarations came); a count of missing needs per declaration keeps this linear.
     """
 
-    def __init__(self, aliases: set[str]) -> None:
+    def __init__(self, aliases: dict[str, ir.Type]) -> None:
         self.aliases = aliases
+        """Each alias's type (as it came: cutting a cycle only removes references)."""
         self.placed: dict[str, ir.Declaration] = {}
         self.waiting: dict[int, ir.Declaration] = {}
         """By position (the order declarations came in), those not placed yet."""
@@ -157,8 +158,30 @@ def _cut(d: ir.Declaration, stuck: set[str], reporter: Reporter) -> ir.Declarati
     return replace(d, fields=tuple(replace(f, default=None) if f.default is not None else f for f in d.fields))
 
 
-def _needs(d: ir.Declaration, aliases: set[str]) -> set[str]:
+def _needs(d: ir.Declaration, aliases: dict[str, ir.Type]) -> set[str]:
     if isinstance(d, ir.Alias):
         return set(refs(d.type))
     defaulted = (f for f in d.fields if f.default is not None and not isinstance(f.default.value, (list, dict)))
-    return {name for f in defaulted for name in refs(f.type) if name in aliases and name != d.name}
+    return {name for f in defaulted for name in _enum_candidates(f.type, aliases) if name != d.name}
+
+
+def _enum_candidates(t: ir.Type, aliases: dict[str, ir.Type]) -> set[str]:
+    """The aliases a plain default of type ``t`` can be written with: those of a ``Literal`` (with
+    ``enums = "class"`` the default is a member of that class), found through unions, constraints
+    and other aliases, whose names a default does not mention (``True`` for ``X | list[X]``)."""
+    found: set[str] = set()
+    seen: set[str] = set()
+    pending = [t]
+    while pending:
+        match pending.pop():
+            case ir.Union(members):
+                pending.extend(members)
+            case ir.Constrained(inner):
+                pending.append(inner)
+            case ir.Ref(name, None) if name in aliases and name not in seen:
+                seen.add(name)
+                if isinstance(aliases[name], ir.Literal):
+                    found.add(name)
+                else:
+                    pending.append(aliases[name])
+    return found
