@@ -154,3 +154,17 @@ def test_a_pointer_into_a_draft_07_tuple_finds_its_item(tmp_path: Path) -> None:
     source = (tmp_path / "generated" / "t" / "dataclass_models.py").read_text()
     assert "first: Model0 | None" in source and 'Model0 = Literal["x"]' in source
     assert "rest: additionalItems | None" in source and "additionalItems = bool" in source
+
+
+def test_a_definition_copied_only_to_be_folded_into_another_is_not_declared(tmp_path: Path) -> None:
+    """``Full = allOf [Base, …]``: ``Base`` is copied to be merged into ``Full``; nothing refers to it as a type."""
+    shared = {"definitions": {
+        "Base": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}}},
+        "Full": {"allOf": [{"$ref": "#/definitions/Base"}, {"properties": {"name": {"type": "string"}}}]}}}
+    main = {"title": "Main", "type": "object", "properties": {"full": {"$ref": "shared.json#/definitions/Full"}}}
+    write(tmp_path, main=main, shared=shared)
+    (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\n[[tool.schemagen.inputs]]\npath = "schemas/main.json"\n')
+    result = generate(tmp_path)
+    assert result.returncode == 0, result.stderr
+    source = (tmp_path / "generated" / "main" / "dataclass_models.py").read_text()
+    assert "class Full" in source and "    id: int" in source and "class Base" not in source
