@@ -134,7 +134,7 @@ def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
         others = [o for o in discover(cfg) if o.display != source.display]
     except SchemaError:
         others = []
-    module, warnings = Linker([*others, source], cfg.root, cfg.schemas).lower(source)
+    module, warnings = Linker([*others, source], cfg.root, cfg.schemas, refs=cfg.refs).lower(source)
     _warn(args, warnings)
     sys.stdout.write(emit(module, source.label, cfg))
     return 0

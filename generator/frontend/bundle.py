@@ -5,13 +5,13 @@ A ``$ref`` to ``other.json#/definitions/X`` where ``other.json`` is an input imp
 definitions, or a run on one file of a folder), the definitions the reference needs, and what they
 refer to in turn, are read from it and declared in the referring module, under keys
 ``schemas/other.json#/definitions/X``. Nothing outside the schema folder is ever read: such a
-reference is left for lowering to report as unresolved.
+reference is left for lowering to report as unresolved. A URL that ``[tool.schemagen.refs]`` maps
+to a file (``Library.locate``) is that file: the normaliser wrote the reference so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,69 +19,42 @@ from ..diagnostics import Reporter
 from ..names import pascal
 from .dialects import normalise
 from .dialects.jsonschema import refs_of
-from .read import SUFFIXES, read_document
+from .library import Library
 from .schema import Definition, Schema, SchemaSet
 
-
-@dataclass(frozen=True, slots=True)
-class Library:
-    """Where referenced files that are not inputs may be read from."""
-
-    root: Path
-    """The project root: display paths (``schemas/other.json``) are relative to it."""
-    folder: Path
-    """The schema folder: no file outside it is read."""
-    inputs: frozenset[str] = frozenset()
-    """Display paths of the input files (imported where referenced, never copied)."""
-
-    def path_of(self, file: str) -> Path | None:
-        """The file a reference names, if it may be read: inside the folder, a schema file, no input."""
-        if file in self.inputs or Path(file).suffix not in SUFFIXES:
-            return None
-        path = (self.root / file).resolve()
-        if not path.is_relative_to(self.folder.resolve()) or not path.is_file():
-            return None
-        return path
-
-    def refusal(self, file: str) -> tuple[str, str]:
-        """Why a reference to ``file`` is not read (message, hint)."""
-        path = (self.root / file).resolve()
-        if not path.is_relative_to(self.folder.resolve()):
-            return f"{file!r} is outside the schema folder: it is not read", "vendor it into the schema folder"
-        if not path.is_file():
-            return f"no file {file!r}", "fix the reference"
-        return f"{file!r} is not a schema file", "refer to a .json, .yaml or .yml file"
+__all__ = ["Library", "bundle"]
 
 
 def bundle(schemas: SchemaSet, home: str, library: Library, reporter: Reporter) -> SchemaSet:
     """``schemas`` (read from ``home``) with every definition it needs from files of ``library``."""
     definitions = dict(schemas.definitions)
     documents: dict[str, _Document] = {}
-    pending = [ref for d in definitions.values() for ref in refs_of(d.schema)]
+    pending = [(ref, home) for d in definitions.values() for ref in refs_of(d.schema)]
     while pending:
-        ref = pending.pop()
+        ref, referrer = pending.pop()
         file, _, fragment = ref.partition("#")
-        if ref in definitions or not file or ":" in file.split("/", 1)[0]:
+        if ref in definitions or not file or not library.answers(file, referrer):
             continue
         if file not in documents:
-            path = library.path_of(file)
-            if path is None:
+            document = library.read(file)
+            if document is None:
                 continue
-            documents[file] = _Document(file, home, read_document(path, file))
+            documents[file] = _Document(file, home, document, library)
         found = documents[file].definition(fragment, reporter)
         if found is not None:
             definitions[ref] = found
-            pending.extend(refs_of(found.schema))
+            pending.extend((found_ref, file) for found_ref in refs_of(found.schema))
     return SchemaSet(definitions) if documents else schemas
 
 
 class _Document:
     """One referenced file, normalised again whenever a pointer into it is asked for the first time."""
 
-    def __init__(self, display: str, home: str, document: Any) -> None:
+    def __init__(self, display: str, home: str, document: Any, library: Library) -> None:
         self.display = display
         self.home = home
         self.document = document
+        self.library = library
         self.wanted: list[str] = []
         self.schemas: SchemaSet | None = None
 
@@ -91,7 +64,7 @@ class _Document:
             self.wanted.append(key)
             self.schemas = normalise([(self.display, self.document)], folder=False, dialect="auto",
                                      default_name=pascal(Path(self.display).stem) or "Model", reporter=reporter,
-                                     wanted=self.wanted)
+                                     wanted=self.wanted, locate=self.library.locate)
             _prefix(self.schemas, self.display, self.home)
         return self.schemas.definitions.get(self.display + key)
 

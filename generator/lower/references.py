@@ -21,7 +21,8 @@ def ref(lw: Context, schema: Schema) -> ir.Type:
                 scope.reporter.add(diagnostic)
             return ir.AnyType()
     if not isinstance(target, str) or target not in scope.definitions:
-        hint = ("remote references are not fetched; vendor the document into schemas/"
+        hint = ("remote references are not fetched: vendor the document into the schema folder and map its URL "
+                "to it under [tool.schemagen.refs]"
                 if isinstance(target, str) and target.split(":", 1)[0] in ("http", "https")
                 else "add the missing definition, or fix the reference")
         scope.reporter.error(schema.loc.child("$ref"), f"unresolved reference {target!r}", hint)

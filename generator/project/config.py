@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic, Location, SchemaError
 from ..render.options import RenderOptions
+from . import refmap
 
 if TYPE_CHECKING:
     from ..frontend.dialects import Dialect
@@ -45,6 +46,8 @@ class Config:
     options: RenderOptions = RenderOptions()
     required_defaults: Setting | None = None
     """For every input that does not set it; ``None``: not set (read as required, with a warning)."""
+    refs: tuple[tuple[str, Path], ...] = ()
+    """``[tool.schemagen.refs]``: (URL prefix, folder inside ``schemas`` its documents are read from)."""
 
 
 def load(root: Path) -> Config:
@@ -87,7 +90,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
     def fail(key: str, message: str, hint: str | None = None) -> None:
         problems.append(Diagnostic(where.child(*key.split("/")), message, hint))
 
-    known = {"schemas", "output", "templates", "variants", "inputs", "enums", "required_defaults"}
+    known = {"schemas", "output", "templates", "variants", "inputs", "enums", "required_defaults", "refs"}
     for key in sorted(set(table) - known):
         fail(key, f"unknown setting {key!r}; expected one of: {', '.join(sorted(known))}")
     for key in ("schemas", "output", "templates"):
@@ -108,17 +111,22 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
     if isinstance(templates, str) and not (root / templates).is_dir():
         fail("templates", f"no folder {templates!r} of templates (relative to the project root)",
              "create it, or remove the setting to use the built-in templates")
+    folder = table.get("schemas", "schemas")
+    schemas = root / (folder if isinstance(folder, str) else "schemas")
+    refs, found = refmap.read(table.get("refs"), root, schemas, where)
+    problems += found
     if problems:
         raise SchemaError(problems)
     return Config(
         root=root,
-        schemas=root / table.get("schemas", "schemas"),
+        schemas=schemas,
         output=root / table.get("output", "generated"),
         templates=root / templates if isinstance(templates, str) else None,
         variants=tuple(v for v in ALL_VARIANTS if v in variants),
         inputs=inputs,
         options=RenderOptions(enums=enums if enums == "class" else "literal"),
         required_defaults=required_defaults,
+        refs=refs,
     )
 
 
@@ -162,18 +170,30 @@ def display_path(path: Path, root: Path) -> str:
 
 
 def _with_line(problem: Diagnostic, text: str) -> Diagnostic:
-    """``problem`` at the line and column of the ``[tool.schemagen]`` setting its pointer names, when
-    that setting is written as ``key = …`` in the table's own section (or, for ``inputs/<n>/key``, in
-    the n-th ``[[tool.schemagen.inputs]]`` section)."""
-    key = problem.location.pointer.removeprefix("/tool/schemagen/")
-    if key == problem.location.pointer:
+    """``problem`` at the line and column of the setting its pointer names, when that setting is
+    written as ``key = …`` in its own section: ``[tool.schemagen]``; for ``inputs/<n>/key``, the n-th
+    ``[[tool.schemagen.inputs]]``; for a key of one of its tables (``refs/<key>``),
+    ``[tool.schemagen.refs]`` (else the table's own line)."""
+    parts = problem.location.pointer.split("/")
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in parts[3:]]
+    if parts[:3] != ["", "tool", "schemagen"]:
         return problem
-    section, index = "[tool.schemagen]", None
-    parts = key.split("/")
-    if len(parts) == 3 and parts[0] == "inputs" and parts[1].isdigit():
-        section, index, key = "[[tool.schemagen.inputs]]", int(parts[1]), parts[2]
-    elif len(parts) != 1:
+    if len(tokens) == 3 and tokens[0] == "inputs" and tokens[1].isdigit():
+        found = _line(text, "[[tool.schemagen.inputs]]", tokens[2], int(tokens[1]))
+    elif len(tokens) == 2:
+        found = _line(text, f"[tool.schemagen.{tokens[0]}]", tokens[1]) or _line(text, "[tool.schemagen]", tokens[0])
+    elif len(tokens) == 1:
+        found = _line(text, "[tool.schemagen]", tokens[0])
+    else:
         return problem
+    if found is None:
+        return problem
+    return replace(problem, location=replace(problem.location, line=found[0], column=found[1]))
+
+
+def _line(text: str, section: str, key: str, index: int | None = None) -> tuple[int, int] | None:
+    """(line, column) of ``key = …`` (bare or quoted) in the section headed ``section`` (its
+    ``index``-th occurrence, for an array of tables)."""
     inside, met = False, -1
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
@@ -183,8 +203,6 @@ def _with_line(problem: Diagnostic, text: str) -> Diagnostic:
                 met += 1
                 inside = met == index
         elif inside:
-            found = re.match(rf'\s*(?:{re.escape(key)}|"{re.escape(key)}")\s*=', line)
-            if found:
-                column = len(line) - len(line.lstrip()) + 1
-                return replace(problem, location=replace(problem.location, line=number, column=column))
-    return problem
+            if re.match(rf"""\s*(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*=""", line):
+                return number, len(line) - len(line.lstrip()) + 1
+    return None

@@ -12,6 +12,7 @@ from ..frontend.read import SUFFIXES
 from ..names import identifier
 from .config import Config, InputSpec, display_path
 from .overlays import OverlayFile, Source, attach, in_folder
+from .refmap import holds_mapped
 
 if TYPE_CHECKING:
     from ..frontend.dialects import Dialect
@@ -57,6 +58,7 @@ def discover(config: Config) -> list[Input]:
         specs = tuple(
             InputSpec(str(p.relative_to(config.root))) for p in entries
             if not p.name.startswith(".") and (p.is_dir() or p.suffix in SUFFIXES) and p.resolve() not in found
+            and not (p.is_dir() and holds_mapped(p, config.refs))  # documents for references, no input
         )
     sources: list[tuple[Source, Input]] = []
     seen: dict[str, str] = {}

@@ -87,10 +87,10 @@ def _read(path: Path, source: Input, root: Path, stages: Stages, reporter: Repor
 
 def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter: Reporter,
            external: External | None, library: Library | None, stages: Stages) -> ir.Module:
+    library = library or Library(root, source.path.parent, frozenset({source.display}))
     schemas = normalise(documents, folder=source.path.is_dir(), dialect=source.dialect,
-                        default_name=pascal(source.path.stem) or "Model", reporter=reporter)
+                        default_name=pascal(source.path.stem) or "Model", reporter=reporter, locate=library.locate)
     if source.path.is_file():
-        library = library or Library(root, source.path.parent, frozenset({source.display}))
         schemas = bundle(schemas, source.display, library, reporter)
     stages.check(schemas, reporter)
     reporter.raise_errors()

@@ -12,6 +12,7 @@ from pathlib import Path
 from ..cache.fingerprint import Results, fingerprint
 from ..cache.store import Cache
 from ..diagnostics import Diagnostic, SchemaError
+from ..frontend.read import SUFFIXES
 from .config import Config
 from .inputs import Input, discover
 from .write import MARKER
@@ -35,8 +36,9 @@ def plan(config: Config) -> Result:
     """
     sources = discover(config)
     store = Cache.from_environment()
-    key = fingerprint(repr(config), config.templates, [(repr(s), [*s.files, *(o.path for o in s.overlays)])
-                                                       for s in sources])
+    mapped = [(f"refs {prefix}", _schema_files(folder)) for prefix, folder in config.refs]
+    key = fingerprint(repr(config), config.templates,
+                      [(repr(s), [*s.files, *(o.path for o in s.overlays)]) for s in sources] + mapped)
     results = Results(store, repr(config), key) if store is not None and key is not None else None
     kept = results.get() if results is not None else None
     if isinstance(kept, Result):
@@ -58,7 +60,7 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     files: dict[Path, str] = {Path("__init__.py"): PACKAGE_INIT, Path("py.typed"): ""}
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
-    linker = Linker(sources, config.root, config.schemas, Stages.cached(store))
+    linker = Linker(sources, config.root, config.schemas, Stages.cached(store), refs=config.refs)
     for source in sources:
         try:
             with _collector_paused():
@@ -93,3 +95,9 @@ def _collector_paused() -> Iterator[None]:
         gc.freeze()
         if enabled:
             gc.enable()
+
+
+def _schema_files(folder: Path) -> list[Path]:
+    """The schema files of a folder ``[tool.schemagen.refs]`` maps a URL to (and of its subfolders):
+    what a run may read from it, so a changed vendored document is no run with nothing to do."""
+    return sorted(p for p in folder.rglob("*") if p.suffix in SUFFIXES and p.is_file())

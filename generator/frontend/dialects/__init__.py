@@ -8,14 +8,16 @@ from typing import Any, Literal
 from ...diagnostics import Diagnostic, Location, Reporter, SchemaError
 from ..schema import SchemaSet
 from . import jsonschema, openapi
+from .jsonschema import Locate
 
 Dialect = Literal["auto", "jsonschema", "openapi"]
 
 
 def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialect, default_name: str,
-              reporter: Reporter, wanted: Iterable[str] = ()) -> SchemaSet:
+              reporter: Reporter, wanted: Iterable[str] = (), locate: Locate | None = None) -> SchemaSet:
     """``documents`` are (display path, parsed value); a folder input is a set of OpenAPI components.
-    ``wanted``: pointers into a JSON Schema document that other files refer to (see ``bundle``)."""
+    ``wanted``: pointers into a JSON Schema document that other files refer to (see ``bundle``);
+    ``locate``: the files URLs stand for (``jsonschema.Locate``)."""
     if folder or (dialect != "jsonschema" and len(documents) == 1 and openapi.component_name(documents[0][1])):
         if dialect == "jsonschema":
             raise SchemaError([Diagnostic(Location(documents[0][0]), "a folder input must hold OpenAPI component files")])
@@ -37,4 +39,4 @@ def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialec
         raise SchemaError([Diagnostic(Location(display), "neither a JSON Schema nor an OpenAPI document: "
                                       "no schema keyword, no `openapi:`, no component `$id`",
                                       "check the file, or set its dialect under [[tool.schemagen.inputs]]")])
-    return jsonschema.normalise(document, display, default_name, reporter, wanted)
+    return jsonschema.normalise(document, display, default_name, reporter, wanted, locate)

@@ -3,7 +3,8 @@
 Every ``$ref`` this document can answer itself (JSON pointers, ``$id`` base URIs, ``$anchor``s) is
 rewritten to ``#<pointer>`` of its target; a target that is not a definition becomes one, named
 after the last token of its pointer. Anything else (remote documents) is left for lowering to
-report as unresolved.
+report as unresolved, unless ``locate`` names a file for it (in a folder that
+``[tool.schemagen.refs]`` maps the URL to).
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ LEGACY_REF_SIBLINGS = frozenset({"$ref", "description", "title", "default", "exa
 LEGACY_DRAFTS = ("draft-04", "draft-06", "draft-07", "draft-03")
 
 
+Locate = Callable[[str, str], str | None]
+"""(an absolute URL without fragment, the referring file) → the file the URL stands for (a display
+path), or ``None`` for a remote document (``library.Library.locate``)."""
+
 #: Every keyword of JSON Schema draft-04 to 2020-12 that says something about values or structure.
 SCHEMA_KEYWORDS = frozenset({
     "$schema", "$ref", "$defs", "definitions", "type", "properties", "required", "items", "prefixItems",
@@ -47,11 +52,12 @@ def looks_like_a_schema(document: dict[str, Any]) -> bool:
 
 
 def normalise(document: Any, display: str, default_name: str, reporter: Reporter,
-              wanted: Iterable[str] = ()) -> SchemaSet:
-    """``wanted``: pointers (``#/…``) that other files refer to; each becomes a definition too."""
+              wanted: Iterable[str] = (), locate: Locate | None = None) -> SchemaSet:
+    """``wanted``: pointers (``#/…``) that other files refer to; each becomes a definition too.
+    ``locate``: the file that a URL this document does not answer stands for, if any (``Locate``)."""
     dialect = document.get("$schema") if isinstance(document, dict) else None
     legacy = isinstance(dialect, str) and any(d in dialect for d in LEGACY_DRAFTS)
-    canonical = _Refs(document, legacy, display).rewrite(document, display, "")
+    canonical = _Refs(document, legacy, display, locate).rewrite(document, display, "")
     root = _rewrite(wrap(canonical, Location(display)), legacy, reporter)
     definitions: dict[str, Definition] = {}
     if isinstance(root, Schema) and set(root) - METADATA:
@@ -111,8 +117,9 @@ def _add_pointer_targets(root: Schema, definitions: dict[str, Definition],
 class _Refs:
     """Where each ``$id`` and ``$anchor`` of a document is, and ``$ref``s rewritten to pointers."""
 
-    def __init__(self, document: Any, legacy: bool, display: str) -> None:
+    def __init__(self, document: Any, legacy: bool, display: str, locate: Locate | None = None) -> None:
         self.legacy = legacy
+        self.locate = locate
         self.id_key = "id" if legacy and isinstance(document, dict) and isinstance(document.get("id"), str) \
             and not isinstance(document.get("$id"), str) else "$id"
         self.bases: dict[str, str] = {}
@@ -166,6 +173,9 @@ class _Refs:
 
     def resolve(self, ref: str, base: str) -> str:
         target, fragment = urldefrag(_join(base, ref))
+        located = self.locate(target, self.display) if self.locate and target not in self.bases else None
+        if located is not None:  # a URL that a file stands for: it is that file
+            return f"{located}#{unquote(fragment)}" if fragment == "" or fragment.startswith("/") else ref
         if target not in self.bases and self.mirrored and target.startswith(self.mirrored):
             target = urljoin(self.display, target[len(self.mirrored):])
         if target not in self.bases:
