@@ -73,6 +73,7 @@ for _folder in (ROOT, ROOT / "bench"):
 from modules import defined_names, describe, exec_module, forget_module, one_line  # noqa: E402
 
 from generator.diagnostics import Reporter, SchemaError  # noqa: E402
+from generator.frontend import metaschemas  # noqa: E402
 from generator.project.inputs import Input
 from generator.project.pipeline import Renderer, to_ir  # noqa: E402
 from generator.render.options import RenderOptions  # noqa: E402
@@ -531,7 +532,8 @@ def missing_documents(corpus: Path, name: str) -> list[str]:
     """The documents ``name`` refers to (itself or through the corpus files it refers to) that the
     corpus does not hold: ``$ref``s to URLs, and to files missing from ``json/`` (read against the
     document's ``$id``, whose folder ``json/`` stands for, as the generator reads it).
-    No tool can generate such a schema offline; the table counts them apart."""
+    No tool can generate such a schema offline; the table counts them apart. (The JSON Schema
+    meta-schemas are no such document: the generator ships them, as jsonschema does.)"""
     folder = corpus / "json"
     missing: set[str] = set()
     seen: set[str] = set()
@@ -553,6 +555,8 @@ def missing_documents(corpus: Path, name: str) -> list[str]:
             target = urllib.parse.urljoin(own, ref).split("#", 1)[0] if own else ref.split("#", 1)[0]
             if target in ("", own.split("#", 1)[0]) or ref.split("#", 1)[0] in ids or target in ids:
                 continue
+            if metaschemas.canonical(target) is not None:
+                continue  # a JSON Schema meta-schema: the generator ships it (and so does jsonschema)
             if mirrored and target.startswith(mirrored):
                 target = target[len(mirrored):]
             if "://" not in target and (folder / target).is_file():

@@ -56,13 +56,16 @@ def in_venv(venv: Path, project: Path, code: str) -> str:
     return result.stdout
 
 
-def test_the_wheel_carries_every_module_and_the_built_in_templates(venv: Path) -> None:
+def test_the_wheel_carries_every_module_the_built_in_templates_and_the_meta_schemas(venv: Path) -> None:
     [package] = (venv / "lib").glob("python3.*/site-packages/generator")
     installed = {p.relative_to(package).as_posix() for p in package.rglob("*") if p.is_file()
                  and "__pycache__" not in p.parts}
     modules = {p.relative_to(ROOT / "generator").as_posix() for p in (ROOT / "generator").rglob("*.py")}
     templates = {f"_templates/{p.name}" for p in (ROOT / "templates").glob("*.jinja")}
-    assert installed == modules | templates
+    metaschemas = {f"frontend/metaschemas/{p.name}" for p in (ROOT / "generator/frontend/metaschemas").iterdir()
+                   if p.suffix == ".json" or p.name == "LICENSE"}
+    assert len(metaschemas) == 20 and "frontend/metaschemas/draft-07.json" in metaschemas
+    assert installed == modules | templates | metaschemas
 
 
 def test_the_installed_tool_runs_from_its_venv_and_finds_its_templates_there(venv: Path, project: Path) -> None:

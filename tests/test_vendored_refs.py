@@ -1,4 +1,5 @@
-"""Specs you do not control: URLs read from vendored folders (``[tool.schemagen.refs]``). Never the network."""
+"""Specs you do not control: URLs read from vendored folders (``[tool.schemagen.refs]``), and the JSON
+Schema meta-schemas shipped with the generator. Never the network."""
 
 from __future__ import annotations
 
@@ -8,8 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 
+from conftest import bench_module
+from generator import render
+from generator.diagnostics import Reporter
+from generator.project.inputs import Input
+from generator.project.pipeline import to_ir
 from golden import ROOT
 
 REFS = '[tool.schemagen]\n\n[tool.schemagen.refs]\n"https://json.schemastore.org/" = "{folder}"\n'
@@ -103,3 +110,68 @@ def test_a_mapped_folder_outside_the_schema_folder_is_an_error_at_its_setting(tm
     result = schemagen(vendored_project(tmp_path, folder), "generate")
     assert result.returncode == 1 and not (tmp_path / "generated").exists()
     assert f"pyproject.toml:4:1: #/tool/schemagen/refs/https:~1~1json.schemastore.org~1: {message}" in result.stderr
+
+
+# --- the JSON Schema meta-schemas -----------------------------------------------------------------
+
+VALID_SCHEMAS = [
+    {}, True, {"type": "string", "minLength": 1}, {"type": ["string", "null"]},
+    {"type": "object", "properties": {"a": {"$ref": "#/definitions/a"}}, "definitions": {"a": {"enum": [1, "x"]}},
+     "additionalProperties": False, "x-vendor": {"anything": 1}},
+    {"items": [{"type": "integer"}, True], "anyOf": [{"const": None}, {"not": {}}], "default": None},
+]
+INVALID_SCHEMAS = [12, {"type": 12}, {"type": "strng"}, {"minLength": -1}, {"properties": {"a": {"type": 12}}},
+                   {"items": [{"type": 12}]}, {"required": "a"}]
+#: A SchemaStore-like config whose property is a JSON Schema (as aio-connector-metadata's `additionalConfigurationSchema`).
+CONNECTOR = {"$schema": "http://json-schema.org/draft-07/schema#", "title": "Connector", "type": "object",
+             "required": ["name"], "properties": {
+                 "name": {"type": "string"},
+                 "configurationSchema": {"$ref": "http://json-schema.org/draft-07/schema#",
+                                         "description": "The schema of the connector's settings."}}}
+
+
+def msgspec_module(tmp_path: Path, schema: object, reporter: Reporter) -> object:
+    path = tmp_path / "schema.json"
+    path.write_text(json.dumps(schema))
+    module = to_ir(Input("x", path, "schema.json"), tmp_path, reporter)
+    return bench_module("modules").exec_module(render.render(module, "msgspec", "schema.json", render.environment()))
+
+
+def test_a_property_typed_by_the_draft_07_meta_schema_accepts_schemas_and_rejects_others(tmp_path: Path) -> None:
+    reporter = Reporter()
+    module = msgspec_module(tmp_path, CONNECTOR, reporter)
+    assert reporter.warnings == []
+    decode = msgspec.json.Decoder(module.Connector).decode  # type: ignore[attr-defined]
+    for schema in VALID_SCHEMAS:
+        decode(json.dumps({"name": "c", "configurationSchema": schema}))
+    for schema in INVALID_SCHEMAS:
+        with pytest.raises(msgspec.ValidationError):
+            decode(json.dumps({"name": "c", "configurationSchema": schema}))
+
+
+@pytest.mark.parametrize("url", [
+    "http://json-schema.org/draft-04/schema#", "http://json-schema.org/draft-06/schema#",
+    "http://json-schema.org/draft-07/schema", "https://json-schema.org/draft-07/schema#",
+    "https://json-schema.org/draft/2019-09/schema", "https://json-schema.org/draft/2020-12/schema",
+    "http://json-schema.org/draft/2020-12/schema#",
+])
+def test_each_meta_schema_resolves_offline_to_its_shipped_copy(tmp_path: Path, url: str) -> None:
+    reporter = Reporter()
+    module = msgspec_module(tmp_path, {"title": "Holder", "type": "object", "properties": {"schema": {"$ref": url}}},
+                            reporter)
+    assert reporter.warnings == []
+    decode = msgspec.json.Decoder(module.Holder).decode  # type: ignore[attr-defined]
+    nested = {"type": "object", "properties": {"a": {"type": ["string", "null"], "minLength": 0}}, "required": ["a"]}
+    decode(json.dumps({"schema": nested}))
+    for invalid in ({"type": 12}, {"properties": {"a": {"minLength": -1}}}, {"allOf": [{"enum": 3}]}):
+        with pytest.raises(msgspec.ValidationError):
+            decode(json.dumps({"schema": invalid}))
+
+
+def test_a_vocabulary_is_no_document_of_its_own(tmp_path: Path) -> None:
+    """Read only as a part of its meta-schema (its subschemas are that meta-schema's), never alone."""
+    path = tmp_path / "schema.json"
+    path.write_text(json.dumps({"properties": {"a": {"$ref": "https://json-schema.org/draft/2020-12/meta/applicator"}}}))
+    result = schemagen(tmp_path, "render", "schema.json", "--variant", "msgspec")
+    assert result.returncode == 1 and "unresolved reference 'https://json-schema.org/draft/2020-12/meta/applicator'" \
+        in result.stderr

@@ -44,9 +44,10 @@ def fingerprint(settings: str, templates: Path | None, inputs: Iterable[tuple[st
 
 @cache
 def generator_digest() -> str:
-    """This generator: its source, its built-in templates, and the libraries that shape its output
-    (the name and version of every package installed beside Jinja, black, PyYAML and jsonschema,
-    read off the ``*.dist-info`` folder names, so that a run with nothing to do imports none of them)."""
+    """This generator: its source, its built-in templates and meta-schemas, and the libraries that shape
+    its output (the name and version of every package installed beside Jinja, black, PyYAML and
+    jsonschema, read off the ``*.dist-info`` folder names, so that a run with nothing to do imports
+    none of them)."""
     versions = [sys.version]
     spec = importlib.util.find_spec("jinja2")
     if spec is not None and spec.origin:
@@ -54,7 +55,8 @@ def generator_digest() -> str:
     package = Path(__file__).resolve().parent.parent
     code = [part for path in sorted(package.rglob("*.py")) if "__pycache__" not in path.parts
             for part in (path.relative_to(package).as_posix(), path.read_bytes())]
-    return digest(*versions, *code, *_folder(BUILTIN_TEMPLATES))
+    shipped = sorted((package / "frontend" / "metaschemas").glob("*.json"))  # what a `$ref` to a meta-schema reads
+    return digest(*versions, *code, *_folder(BUILTIN_TEMPLATES), *(p.read_bytes() for p in shipped))
 
 
 class Results:

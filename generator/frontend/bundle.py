@@ -5,8 +5,9 @@ A ``$ref`` to ``other.json#/definitions/X`` where ``other.json`` is an input imp
 definitions, or a run on one file of a folder), the definitions the reference needs, and what they
 refer to in turn, are read from it and declared in the referring module, under keys
 ``schemas/other.json#/definitions/X``. Nothing outside the schema folder is ever read: such a
-reference is left for lowering to report as unresolved. A URL that ``[tool.schemagen.refs]`` maps
-to a file (``Library.locate``) is that file: the normaliser wrote the reference so.
+reference is left for lowering to report as unresolved. A URL the normaliser found a document for
+(``Library.locate``: a shipped meta-schema, a file where ``[tool.schemagen.refs]`` maps the URL) is
+such a file too, under the key it was given (``http://json-schema.org/draft-07/schema#/definitions/X``).
 """
 
 from __future__ import annotations

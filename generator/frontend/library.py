@@ -1,10 +1,10 @@
 """Where a referenced document that is no input may be read from, and what a URL stands for.
 
 A ``$ref`` to another file names it by its display path (``schemas/other.json``, relative to the
-project root); only a schema file inside ``folder`` is read. A URL is never fetched: under a prefix
-that ``[tool.schemagen.refs]`` maps to a folder, it names the file there: the prefix replaced by the
-folder, or else the file of that folder whose ``$id`` is the URL. Anything else stays a remote
-reference, which lowering reports.
+project root); only a schema file inside ``folder`` is read. A URL is never fetched: it names a
+shipped JSON Schema meta-schema (``metaschemas``), or, under a prefix that ``[tool.schemagen.refs]``
+maps to a folder, the file there: the prefix replaced by the folder, or else the file of that folder
+whose ``$id`` is the URL. Anything else stays a remote reference, which lowering reports.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urldefrag
 
 from ..diagnostics import SchemaError
+from . import metaschemas
 from .read import SUFFIXES, read_document
 
 REFS_SETTING = "[tool.schemagen.refs]"
@@ -35,9 +36,12 @@ class Library:
     _ids: dict[str, dict[str, str]] = field(default_factory=dict, compare=False, repr=False)
 
     def locate(self, url: str, referrer: str) -> str | None:
-        """What an absolute URL (without fragment) names: the display path of a file where ``refs``
-        maps it (which may not exist: reading it then fails). ``referrer``: the display path of the
-        document that refers to it."""
+        """What an absolute URL (without fragment) names: a shipped meta-schema (its ``$id``), or the
+        display path of a file where ``refs`` maps it (which may not exist: reading it then fails).
+        ``referrer``: the display path of the document that refers to it."""
+        shipped = metaschemas.canonical(url, inside=metaschemas.canonical(referrer, inside=True) is not None)
+        if shipped is not None:
+            return shipped
         mapped = [(prefix, folder) for prefix, folder in self.refs if _under(url, prefix)]
         if not mapped:
             return None
@@ -48,11 +52,14 @@ class Library:
         return self._by_id(folder).get(url, file)
 
     def answers(self, file: str, referrer: str) -> bool:
-        """A reference from ``referrer`` to ``file`` may be read: a file path, or a URL ``locate`` names."""
+        """A reference from ``referrer`` to ``file`` may be read: a file path, or a URL ``locate`` names
+        (a meta-schema's vocabulary, say, only from within the meta-schema)."""
         return ":" not in file.split("/", 1)[0] or self.locate(file, referrer) == file
 
     def read(self, file: str) -> Any | None:
         """The parsed document ``file`` names, if it may be read (else ``None``: ``refusal`` says why)."""
+        if metaschemas.canonical(file, inside=True) == file:
+            return metaschemas.read(file)
         path = self.path_of(file)
         return None if path is None else read_document(path, file)
 

@@ -3,7 +3,7 @@
 Every ``$ref`` this document can answer itself (JSON pointers, ``$id`` base URIs, ``$anchor``s) is
 rewritten to ``#<pointer>`` of its target; a target that is not a definition becomes one, named
 after the last token of its pointer. Anything else (remote documents) is left for lowering to
-report as unresolved, unless ``locate`` names a file for it (in a folder that
+report as unresolved, unless ``locate`` names a file for it (a shipped meta-schema, a folder that
 ``[tool.schemagen.refs]`` maps the URL to).
 """
 
@@ -33,7 +33,7 @@ LEGACY_DRAFTS = ("draft-04", "draft-06", "draft-07", "draft-03")
 
 Locate = Callable[[str, str], str | None]
 """(an absolute URL without fragment, the referring file) → the file the URL stands for (a display
-path), or ``None`` for a remote document (``library.Library.locate``)."""
+path, or a shipped meta-schema's ``$id``), or ``None`` for a remote document (``library.Library.locate``)."""
 
 #: Every keyword of JSON Schema draft-04 to 2020-12 that says something about values or structure.
 SCHEMA_KEYWORDS = frozenset({
