@@ -16,7 +16,7 @@ from .diagnostics.positions import locate
 from .ir.dump import dumps
 from .project import config as configuration, write
 from .project.config import ALL_VARIANTS, DIALECTS, InputSpec
-from .project.inputs import discover
+from .project.inputs import discover, display_path
 from .project.plan import plan
 from .render.format import FormatError
 
@@ -130,11 +130,17 @@ def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
     spec = InputSpec(str(args.path), None, args.dialect, listed[0].overlays if listed else (),
                      listed[0].required_defaults if listed else None)
     [source] = discover(dataclasses.replace(cfg, inputs=(spec,)))
-    try:  # the project's other inputs, for references to them
-        others = [o for o in discover(cfg) if o.display != source.display]
+    folder, where = cfg.schemas, "the schema folder"
+    if not source.path.resolve().is_relative_to(cfg.schemas.resolve()):  # its own folder, and nothing above
+        folder = source.path if source.path.is_dir() else source.path.parent
+        shown = display_path(folder, cfg.root)
+        where = "the folder of the rendered file" + (f" ({shown})" if shown not in ("./", ".") else "")
+    try:  # the project's other inputs (in that folder), for references to them
+        others = [o for o in discover(cfg) if o.display != source.display
+                  and o.path.resolve().is_relative_to(folder.resolve())]
     except SchemaError:
         others = []
-    module, warnings = Linker([*others, source], cfg.root, cfg.schemas, refs=cfg.refs).lower(source)
+    module, warnings = Linker([*others, source], cfg.root, folder, refs=cfg.refs, where=where).lower(source)
     _warn(args, warnings)
     sys.stdout.write(emit(module, source.label, cfg))
     return 0

@@ -1,5 +1,5 @@
-"""Specs you do not control: URLs read from vendored folders (``[tool.schemagen.refs]``), and the JSON
-Schema meta-schemas shipped with the generator. Never the network."""
+"""Specs you do not control: URLs read from vendored folders (``[tool.schemagen.refs]``), the JSON Schema
+meta-schemas shipped with the generator, and ``render`` of a file outside the schema folder. Never the network."""
 
 from __future__ import annotations
 
@@ -175,3 +175,25 @@ def test_a_vocabulary_is_no_document_of_its_own(tmp_path: Path) -> None:
     result = schemagen(tmp_path, "render", "schema.json", "--variant", "msgspec")
     assert result.returncode == 1 and "unresolved reference 'https://json-schema.org/draft/2020-12/meta/applicator'" \
         in result.stderr
+
+
+# --- render PATH outside the schema folder ------------------------------------------------------------
+
+
+def test_render_outside_the_schema_folder_reads_the_files_beside_it_and_nothing_above(tmp_path: Path) -> None:
+    """The file's own folder is the schema folder of that run (here no project, so no schema folder holds it)."""
+    folder = tmp_path / "downloads"
+    folder.mkdir()
+    (folder / "common.json").write_text(json.dumps({"definitions": {"Id": {"type": "integer"}}}))
+    (tmp_path / "common.json").write_text(json.dumps({"definitions": {"Id": {"type": "string"}}}))
+    schema = {"title": "Thing", "type": "object", "properties": {"id": {"$ref": "common.json#/definitions/Id"}}}
+    (folder / "thing.json").write_text(json.dumps(schema))
+    result = schemagen(folder, "render", "thing.json", "--variant", "dataclass")
+    assert result.returncode == 0, result.stderr
+    assert "Id = int" in result.stdout and "id: Id | None = None" in result.stdout
+    schema["properties"]["id"]["$ref"] = "../common.json#/definitions/Id"  # type: ignore[index]
+    (folder / "thing.json").write_text(json.dumps(schema))
+    result = schemagen(folder, "render", "thing.json", "--variant", "dataclass")
+    assert result.returncode == 1 and result.stdout == ""
+    assert ("thing.json:1:68: #/properties/id/$ref: '../common.json' is outside the folder of the rendered file: "
+            "it is not read") in result.stderr

@@ -33,6 +33,8 @@ class Library:
     """Display paths of the input files (imported where referenced, never copied)."""
     refs: tuple[tuple[str, str], ...] = ()
     """``[tool.schemagen.refs]``: (URL prefix, folder as a display path ending in ``/``)."""
+    where: str = "the schema folder"
+    """How messages name ``folder``."""
     _ids: dict[str, dict[str, str]] = field(default_factory=dict, compare=False, repr=False)
 
     def locate(self, url: str, referrer: str) -> str | None:
@@ -76,7 +78,7 @@ class Library:
         """Why a reference to ``file`` is not read (message, hint)."""
         path = (self.root / file).resolve()
         if not path.is_relative_to(self.folder.resolve()):
-            return f"{file!r} is outside the schema folder: it is not read", "vendor it into the schema folder"
+            return f"{file!r} is outside {self.where}: it is not read", f"vendor it into {self.where}"
         if not path.is_file():
             prefix = next((p for p, folder in self.refs if file.startswith(folder)), None)
             if prefix is not None:

@@ -16,14 +16,14 @@ from .pipeline import Stages, to_ir
 
 class Linker:
     def __init__(self, inputs: Sequence[Input], root: Path, folder: Path, stages: Stages = Stages(), *,
-                 refs: tuple[tuple[str, Path], ...] = ()) -> None:
-        """``folder``: the schema folder, where referenced files that are not inputs are read from;
-        ``refs``: the folders URL prefixes are read from."""
+                 refs: tuple[tuple[str, Path], ...] = (), where: str = "the schema folder") -> None:
+        """``folder``: the schema folder, where referenced files that are not inputs are read from
+        (``where`` names it in messages); ``refs``: the folders URL prefixes are read from."""
         self.root = root
         self.stages = stages
         self.by_file = {source.display: source for source in inputs if source.path.is_file()}
         mapped = tuple((prefix, display_path(path, root).rstrip("/") + "/") for prefix, path in refs)
-        self.library = Library(root, folder, frozenset(self.by_file), mapped)
+        self.library = Library(root, folder, frozenset(self.by_file), mapped, where)
         self.done: dict[str, tuple[ir.Module | SchemaError, list[Diagnostic]]] = {}
         self.active: list[str] = []
 
