@@ -16,11 +16,12 @@ RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset
 #: body, and for type checkers in its annotations. So: keywords, the builtins annotations use (at
 #: run time too: ``typing.get_type_hints`` finds a class attribute before a builtin), the names
 #: annotations use (``Any``, ``Literal``, ``Annotated``, ``UnsetType``) and those the class bodies
-#: call (``field(...)``, ``= UNSET``); each is shown to break in tests/test_field_names.py. Other names
+#: call (``field(...)``, ``= UNSET``), and the dataclass variant's methods (``from_dict``, ``to_dict``); each
+#: is shown to break in tests/test_field_names.py. Other names
 #: (``id``, ``type``, ``self``, ``annotations``) stay as the wire has them; the classes a model's
 #: annotations name are reserved for that model only (``passes.naming``).
 FIELD_RESERVED = frozenset(keyword.kwlist) | {"str", "int", "float", "bool", "list", "dict", "tuple"} \
-    | {"Any", "Annotated", "Literal", "UNSET", "UnsetType", "field"}
+    | {"Any", "Annotated", "Literal", "UNSET", "UnsetType", "field", "from_dict", "to_dict"}
 #: Names the annotation of a value with this format uses: a field of the same class must not take them.
 FORMAT_NAMES = {"date-time": "datetime", "date": "datetime", "time": "datetime", "duration": "datetime",
                 "uuid": "uuid", "decimal": "decimal", "base64": "bytes"}
@@ -87,11 +88,16 @@ class Both:
         return name in self.small or name in self.large
 
 
-#: Names that generated modules import or use; a class the schema names must not shadow them.
+#: Names that generated modules import or use; a class the schema names must not shadow them. The
+#: dataclass variant's converter (``render/dataclass_runtime.py``) defines and imports the second set.
 OUTPUT_NAMES = frozenset(
     {"annotations", "Any", "Annotated", "Literal", "NotRequired", "Required", "TypedDict", "TypeAlias",
      "dataclass", "field", "dataclasses", "msgspec", "Meta", "Struct", "UNSET", "UnsetType", "typing",
      "StrEnum", "IntEnum"}
+) | frozenset(
+    {"DecodeError", "base64", "enum", "re", "_CLOCK", "_DAY", "_FORMATS", "_Fail", "_JSON", "_Model", "_N", "_ORDER",
+     "_PLANS", "_Plan", "_Read", "_SPAN", "_Type", "_UNIONS", "_WRITERS", "_add", "_base64", "_choice", "_container",
+     "_duration", "_expected", "_format", "_iso", "_parse", "_plain", "_plan", "_type", "_union", "_write", "_UNITS"}
 )
 #: The modules of the format types: a class ``datetime`` would hide ``datetime.date`` from the whole
 #: module (a field hides it only in its class: see ``FORMAT_NAMES``).

@@ -101,7 +101,8 @@ class Memo:
                 bucket[k] = v
         self.store.put_many(NAMESPACE, {slots[b]: pickle.dumps(buckets[b], protocol=pickle.HIGHEST_PROTOCOL)
                                         for b in sorted(changed)})
-        head = view.ModuleView(view.header(source), view.module_imports(ctx.imports, rules), ())
+        prelude = rules.prelude(module, ctx.imports)
+        head = view.ModuleView(view.header(source), view.module_imports(ctx.imports, rules), (), prelude)
         return template.render(module=head) + "".join(texts)  # type: ignore[arg-type]
 
 

@@ -1,10 +1,21 @@
-"""Standard-library dataclasses: ``@dataclass(kw_only=True)``; absent and null both read as ``None``."""
+"""Standard-library dataclasses: ``@dataclass(kw_only=True)``; absent and null are both held as ``None``.
+
+Each class derives from the module's ``_Model`` (the converter of ``dataclass_runtime``, written
+once per module): ``from_dict``/``to_dict``. What a class's annotations cannot say is said where the
+converter reads it: the tag and ``forbid_unknown_fields`` as class keywords (msgspec's own words), the
+wire name in the field's ``metadata``, and, for a field whose default is ``None``, whether the schema
+allows null there (``nullable``) or gives null as its default (``null_default``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from functools import cache
+from pathlib import Path
 
 from .. import ir
+from ..ir.values import fits
+from ..ir.walk import types
 from . import literals
 from .annotations import RICH_FORMATS, TypeStyle
 from .imports import Imports
@@ -39,8 +50,13 @@ def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
             keywords.append(("default", "None"))
         else:
             keywords.append(ctx.default(f.default.value, t))
-    if f.name != f.wire_name:
-        keywords.append(("metadata", "{" + literals.string("wire_name") + ": " + literals.string(f.wire_name) + "}"))
+    metadata = [("wire_name", literals.string(f.wire_name))] if f.name != f.wire_name else []
+    if not f.required and f.default is not None and f.default.value is None:
+        metadata.append(("null_default", "True"))  # written as null when absent, as msgspec writes it
+    elif not f.required and f.default is None and fits(None, f.type, ctx.declarations):
+        metadata.append(("nullable", "True"))  # None is absent, or null where from_dict read a null
+    if metadata:
+        keywords.append(("metadata", "{" + ", ".join(f"{literals.string(k)}: {v}" for k, v in metadata) + "}"))
     if any(k != "default" for k, _ in keywords):
         ctx.imports.add("dataclasses", "field")
     note = constraints_note(f.type, style, enforced=False)
@@ -52,8 +68,47 @@ def alias_note(alias: ir.Alias, ctx: Context) -> str | None:
 
 
 def class_options(model: ir.Model, ctx: Context) -> tuple[str, ...]:
-    return ()
+    """Keywords of ``_Model.__init_subclass__``, named as msgspec names them."""
+    options = []
+    if model.tag is not None:
+        options += [f"tag_field={literals.string(model.tag.field)}", f"tag={literals.value(model.tag.value)}"]
+    if model.closed:
+        options.append("forbid_unknown_fields=True")
+    return tuple(options)
 
 
 def class_imports(imports: Imports) -> None:
     imports.add("dataclasses", "dataclass")
+
+
+def prelude(module: ir.Module, imports: Imports) -> str | None:
+    """The converter, in a module that has a class; with its part for formatted strings where a
+    type has a format or names another input's class (that class's types may)."""
+    if not any(isinstance(d, ir.Model) for d in module.declarations):
+        return None
+    found = [t for d in module.declarations for top in _tops(d) for t in types(top)]
+    formats = any(isinstance(t, ir.Scalar) and t.format in style.formats or isinstance(t, ir.Ref) and t.module
+                  for t in found)
+    parts = [converter("dataclass_runtime.py"), *([converter("dataclass_formats.py")] if formats else [])]
+    for name in sorted({m for modules, _ in parts for m in modules}):
+        imports.add_module(name)
+    return "\n\n\n".join(text for _, text in parts)
+
+
+def converters() -> tuple[str, ...]:
+    """Every prelude ``prelude`` writes."""
+    core, formats = converter("dataclass_runtime.py")[1], converter("dataclass_formats.py")[1]
+    return core, core + "\n\n\n" + formats
+
+
+def _tops(d: ir.Declaration) -> list[ir.Type]:
+    return [f.type for f in d.fields] if isinstance(d, ir.Model) else [d.type]
+
+
+@cache
+def converter(file: str) -> tuple[tuple[str, ...], str]:
+    """The modules a part of the converter imports, and its text (the file's after its marker)."""
+    source = (Path(__file__).parent / file).read_text(encoding="utf-8")
+    head, _, text = source.partition("\n# --- the converter ---\n")
+    modules = tuple(line.split()[1] for line in head.splitlines() if line.startswith("import "))
+    return modules, text.strip("\n")

@@ -82,5 +82,9 @@ def class_options(model: ir.Model, ctx: Context) -> tuple[str, ...]:
     return tuple(options)
 
 
+def prelude(module: ir.Module, imports: Imports) -> str | None:
+    return None
+
+
 def class_imports(imports: Imports) -> None:
     imports.add("msgspec", "Struct")

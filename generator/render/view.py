@@ -67,6 +67,8 @@ class ModuleView:
     header: str
     imports: tuple[str, ...]
     declarations: tuple[ClassView | AliasView | EnumView, ...]
+    prelude: str | None = None
+    """Code the variant writes once per module, after the imports (the dataclass variant's converter)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +132,9 @@ class Variant(Protocol):
 
     def class_imports(self, imports: Imports) -> None: ...
 
+    def prelude(self, module: ir.Module, imports: Imports) -> str | None:
+        """The module's prelude (finished source), recording what it imports; ``None`` for none."""
+
     def functional(self, model: ir.Model) -> bool: ...
 
 
@@ -139,7 +144,8 @@ def build(module: ir.Module, variant: Variant, source: str, options: RenderOptio
     for d in module.declarations:
         views.append(declaration(d, ctx))
         ctx.undefined.discard(d.name)
-    return ModuleView(header(source), module_imports(ctx.imports, variant), tuple(views))
+    prelude = variant.prelude(module, ctx.imports)
+    return ModuleView(header(source), module_imports(ctx.imports, variant), tuple(views), prelude)
 
 
 def context(module: ir.Module, variant: Variant, options: RenderOptions) -> Context:

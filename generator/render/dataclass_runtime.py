@@ -1,0 +1,350 @@
+"""The converter each dataclass module carries: ``from_dict`` and ``to_dict`` for its classes.
+
+The text after the line ``# --- the converter ---`` is copied as it is into every dataclass module
+that has a class, after its imports (the ``import`` lines above the marker); ``dataclass_formats``
+adds what reads and writes formatted strings. It is driven by what the module says anyway: each
+class's type hints, its fields' ``metadata`` (``wire_name``; ``nullable`` and ``null_default`` on a
+field whose default is ``None``) and its class keywords (``tag_field``, ``tag``,
+``forbid_unknown_fields``), and it reads JSON as msgspec reads the msgspec variant
+(docs/semantics.md, "Reading and writing JSON"). Standard library only and in black's format;
+every module that holds it is checked by ``mypy --strict`` and pyright. Its top-level names are
+reserved class names (``names.OUTPUT_NAMES``); tests/test_dataclass_convert.py checks all this.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import typing
+
+# --- the converter ---
+
+
+class DecodeError(ValueError):
+    """Data that does not fit its class; the message ends with where (`` - at `$.a[0]` ``)."""
+
+
+class _Model:
+    """The base of this module's classes: ``from_dict`` reads JSON data, ``to_dict`` writes it."""
+
+    __schemagen__: typing.ClassVar[tuple[str | None, str | int | None, bool]]
+
+    def __init_subclass__(
+        cls,
+        *,
+        tag_field: str | None = None,
+        tag: str | int | None = None,
+        forbid_unknown_fields: bool = False,
+    ) -> None:
+        super().__init_subclass__()
+        cls.__schemagen__ = (tag_field, tag, forbid_unknown_fields)
+
+    @classmethod
+    def from_dict(cls, data: typing.Any) -> typing.Self:
+        """``data`` (as ``json.loads`` gives it) as this class, or ``DecodeError``."""
+        try:
+            value: typing.Self = _plan(cls).read(data)
+        except _Fail as failure:
+            where = "".join(reversed(failure.path))
+            raise DecodeError(
+                failure.why + (f" - at `${where}`" if where else "")
+            ) from None
+        return value
+
+    def to_dict(self) -> dict[str, typing.Any]:
+        """This object as JSON data (for ``json.dumps``), as ``from_dict`` reads it."""
+        data: dict[str, typing.Any] = _plan(type(self)).write(self)
+        return data
+
+
+class _Fail(Exception):
+    """Why a value does not fit, and the path to it (innermost step first)."""
+
+    def __init__(self, why: str, *path: str) -> None:
+        self.why, self.path = why, list(path)
+
+
+_Read = typing.Callable[[typing.Any], typing.Any]
+_Type = tuple[
+    _Read, dict[type, int], set[str]
+]  # how it reads, JSON types ranked, names
+_JSON: dict[type, str] = {bool: "bool", int: "int", float: "float", str: "str"}
+_JSON.update({list: "array", tuple: "array", dict: "object", type(None): "null"})
+_ORDER = (
+    "bool int float str bytes datetime date time duration uuid decimal object array"
+)
+_UNIONS = (typing.Union, type(int | str))
+_FORMATS: dict[typing.Any, _Type] = {}  # filled where the module has formatted strings
+_WRITERS: dict[typing.Any, typing.Callable[[typing.Any], typing.Any]] = {}
+_PLANS: dict[type[typing.Any], _Plan] = {}
+
+
+def _expected(names: typing.Iterable[str], value: typing.Any) -> _Fail:
+    kind, wanted = value.__class__, [n for n in (*_ORDER.split(), "null") if n in names]
+    got = _JSON.get(kind, kind.__name__)
+    if kind is int and not -(2**63) <= value < 2**64:
+        got = "float"  # as msgspec calls an integer beyond 64 bits
+    return _Fail(f"Expected `{' | '.join(wanted)}`, got `{got}`")
+
+
+def _plan(cls: type[typing.Any]) -> _Plan:
+    return _PLANS.get(cls) or _Plan(cls)
+
+
+class _Plan:
+    """How one class reads and writes its fields, worked out from them on first use."""
+
+    def __init__(self, cls: type[typing.Any]) -> None:
+        _PLANS[cls] = self  # first: a field of this class may hold one
+        self.cls, self.tag_name, hints = cls, None, typing.get_type_hints(cls)
+        self.tag_field, self.tag, self.closed = cls.__schemagen__
+        self.fields: dict[str, tuple[str, _Read, bool]] = (
+            {}
+        )  # wire: name, read, nullable
+        self.required: list[tuple[str, str]] = []
+        self.defaults: dict[str, typing.Any] = {}
+        self.factories: list[tuple[str, typing.Any]] = []
+        self.writes: list[tuple[str, str, bool, int]] = (
+            []
+        )  # 1: None is absent; 2: unless read
+        for f in dataclasses.fields(cls):
+            wire, hint, mode = f.metadata.get("wire_name", f.name), hints[f.name], 0
+            if f.default is None and not f.metadata.get("null_default"):
+                mode = 2 if f.metadata.get("nullable") else 1
+            found = (
+                typing.get_args(hint) if typing.get_origin(hint) in _UNIONS else (hint,)
+            )
+            members = tuple(m for m in found if mode != 1 or m is not type(None))
+            read = _union(members)[0]
+            if wire == self.tag_field:
+                self.tag_name = f.name
+                read = _choice([(self.tag, self.tag)], "Invalid value")[0]
+            self.fields[wire] = (f.name, read, mode == 2)
+            if f.default is f.default_factory is dataclasses.MISSING:
+                self.required.append((wire, f.name))
+            elif f.default is dataclasses.MISSING:
+                self.factories.append((f.name, f.default_factory))
+            else:
+                self.defaults[f.name] = f.default
+            self.writes.append((f.name, wire, _plain(hint), mode))
+
+    def read(self, data: typing.Any) -> typing.Any:
+        if data.__class__ is not dict:
+            raise _expected(["object"], data)
+        values: dict[str, typing.Any] = {}
+        nulls: list[str] = []
+        fields, closed = self.fields, self.closed
+        for key, item in data.items():
+            if (found := fields.get(key)) is None:
+                if closed and key != self.tag_field:
+                    raise _Fail(f"Object contains unknown field `{key}`")
+                continue
+            name, read, nullable = found
+            try:
+                values[name] = read(item)
+            except _Fail as failure:
+                failure.path.append(f".{key}")
+                raise
+            if nullable and item is None:
+                nulls.append(name)
+        value = object.__new__(self.cls)  # what __init__ does, for less
+        if len(values) < len(fields):
+            for wire, name in self.required:
+                if name not in values and name != self.tag_name:
+                    raise _Fail(f"Object missing required field `{wire}`")
+            if self.tag_name is not None and self.tag_name not in values:
+                values[self.tag_name] = self.tag  # as msgspec: the class knows its tag
+            value.__dict__.update(self.defaults)
+            for name, factory in self.factories:
+                if name not in values:
+                    values[name] = factory()
+        value.__dict__.update(values)
+        if nulls:  # written back as null by `to_dict`: a None of theirs is not "absent"
+            value.__dict__["__schemagen_nulls__"] = frozenset(nulls)
+        return value
+
+    def write(self, value: typing.Any) -> dict[str, typing.Any]:
+        out: dict[str, typing.Any] = {}
+        if self.tag_field is not None and self.tag_name is None:
+            out[self.tag_field] = self.tag
+        nulls = getattr(value, "__schemagen_nulls__", ())
+        for name, wire, plain, mode in self.writes:
+            if (item := getattr(value, name)) is not None:
+                out[wire] = item if plain else _write(item)
+            elif mode == 0 or (mode == 2 and name in nulls):
+                out[wire] = None
+        return out
+
+
+def _type(hint: typing.Any) -> _Type:
+    """How ``hint`` reads a value, the JSON types it takes (each ranked as msgspec ranks them in
+    a union: ``int`` takes an integer before a literal, ``float`` or ``Decimal``), its names.
+    """
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in _UNIONS:
+        return _union(args)
+    if hint is typing.Any:
+        return (lambda value: value), dict.fromkeys(_JSON, 9), set()
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        args, origin = tuple[typing.Any, ...](hint), typing.Literal
+    if origin is typing.Literal:
+        return _choice(
+            [(getattr(a, "value", a), a) for a in args]
+        )  # an enum's by value
+    if origin in (list, tuple, dict):
+        return (
+            _container(origin, args),
+            {dict if origin is dict else list: 0},
+            {_JSON[origin]},
+        )
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _plan(hint).read, {dict: 0}, {"object"}
+    if hint in _FORMATS:
+        return _FORMATS[hint]
+    kind = typing.cast(type, hint)
+
+    def read(value: typing.Any) -> typing.Any:
+        if type(value) is kind:
+            return value
+        if kind is float and type(value) is int:
+            return float(value)
+        raise _expected([_JSON[kind]], value)
+
+    return read, ({float: 0, int: 2} if kind is float else {kind: 0}), {_JSON[kind]}
+
+
+def _choice(pairs: list[tuple[typing.Any, typing.Any]], invalid: str = "") -> _Type:
+    """A literal's or an enum's (value, what it reads as); a tag's, in msgspec's words for a tag."""
+    allowed: dict[typing.Any, typing.Any] = {(v.__class__, v): a for v, a in pairs}
+    kinds: dict[type, int] = {k: 1 for k, _ in allowed}
+
+    def read(value: typing.Any) -> typing.Any:
+        if type(value) not in kinds:
+            names = [_JSON[k] for k in kinds]
+            raise (
+                _Fail(f"Expected `{names[0]}`") if invalid else _expected(names, value)
+            )
+        if (type(value), value) not in allowed:
+            raise _Fail(f"{invalid or 'Invalid enum value'} {value!r}")
+        return allowed[type(value), value]
+
+    return read, kinds, {_JSON[k] for k in kinds}
+
+
+def _container(origin: type, args: tuple[typing.Any, ...]) -> _Read:
+    items = [_type(a)[0] for a in args]
+    kinds: set[typing.Any] = (
+        {args[-1]} if args and args[-1] in (str, int, bool) else set()
+    )
+
+    def read(data: typing.Any) -> typing.Any:
+        if data.__class__ is not (list if origin is tuple else origin):
+            raise _expected([_JSON[origin]], data)
+        value: typing.Any = data
+        if origin is tuple and len(value) != len(items):
+            raise _Fail(f"Expected `array` of length {len(items)}")
+        try:
+            if origin is dict:
+                if kinds and set(map(type, value.values())) <= kinds:
+                    return dict(value)  # strings, integers or booleans: as they are
+                return {k: items[1](v) for k, v in value.items()}
+            if origin is list:
+                if kinds and set(map(type, value)) <= kinds:
+                    return list(value)
+                return [items[0](v) for v in value]
+            return tuple(read(v) for read, v in zip(items, value))
+        except _Fail as failure:
+            index = 0
+            array: typing.Any = () if origin is dict else value
+            for index, item in enumerate(array):
+                try:  # the first item that does not fit
+                    items[0 if origin is list else index](item)
+                except _Fail:
+                    break
+            failure.path.append("[...]" if origin is dict else f"[{index}]")
+            raise
+
+    return read
+
+
+def _union(members: tuple[typing.Any, ...]) -> _Type:
+    """A value goes to the member that takes its JSON type (by rank); where several do, to the
+    class its tag names (classes tagged on one field), else to the first that fits."""
+    if len(members) == 1:
+        return _type(members[0])
+    names: set[str] = set()
+    ranked: dict[type, list[tuple[int, int, _Read]]] = {}
+    for index, member in enumerate(members):
+        reader, kinds, named = _type(member)
+        names |= named
+        for kind, rank in kinds.items():
+            ranked.setdefault(kind, []).append((rank, index, reader))
+    table = {
+        kind: [r for *_, r in sorted(c, key=lambda t: t[:2])]
+        for kind, c in ranked.items()
+    }
+    classes = [
+        m for m in members if isinstance(m, type) and dataclasses.is_dataclass(m)
+    ]
+    tags = {getattr(c, "__schemagen__")[0] for c in classes}
+    by_tag = {getattr(c, "__schemagen__")[1]: _plan(c).read for c in classes}
+    field = (
+        tags.pop()
+        if len(classes) == len(table.get(dict, ())) > 1 == len(tags)
+        else None
+    )
+    said = " | ".join(
+        getattr(m, "__name__", str(m).replace("typing.", "")) for m in members
+    )
+
+    def read(value: typing.Any) -> typing.Any:
+        if (candidates := table.get(value.__class__)) is None:
+            raise _expected(names, value)
+        if len(candidates) == 1:
+            return candidates[0](value)
+        if field is not None:  # as msgspec reads a union of tagged Structs
+            if field not in value:
+                raise _Fail(f"Object missing required field `{field}`")
+            if type(tag := value[field]) is not type(next(iter(by_tag))):
+                raise _Fail(
+                    f"Expected `{_JSON[type(next(iter(by_tag)))]}`", f".{field}"
+                )
+            if tag not in by_tag:
+                raise _Fail(f"Invalid value {tag!r}", f".{field}")
+            return by_tag[tag](value)
+        for candidate in candidates:
+            try:
+                return candidate(value)
+            except _Fail:
+                pass
+        raise _Fail(f"`{_JSON[type(value)]}` fits no member of `{said}`")
+
+    return read, {kind: min(c)[0] for kind, c in ranked.items()}, names
+
+
+def _plain(hint: typing.Any) -> bool:
+    """Whether a value of ``hint`` is JSON data as it is (containers are copied: not plain)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if (
+        hint in (str, int, float, bool, type(None), typing.Any)
+        or origin is typing.Literal
+    ):
+        return True
+    return origin in _UNIONS and all(_plain(a) for a in args)
+
+
+def _write(value: typing.Any) -> typing.Any:
+    """``value`` as JSON data, by its type."""
+    kind = value.__class__
+    if kind is list or kind is tuple:
+        array: list[typing.Any] = [_write(v) for v in value]
+        return array if kind is list else tuple(array)
+    if kind is dict:
+        return {k: _write(v) for k, v in value.items()}
+    if kind in _JSON:
+        return value
+    if kind in _WRITERS:
+        return _WRITERS[kind](value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    return _plan(kind).write(value)
