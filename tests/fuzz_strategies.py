@@ -7,6 +7,8 @@
   additionalProperties, patternProperties, items/prefixItems, every constraint with random
   numbers, defaults of random JSON, format, nullable and discriminator in OpenAPI, descriptions
   and titles of hostile text, and the keywords that only warn: not, if/then/else, …).
+- ``model_documents()``: a document whose definitions are objects (or tagged unions of them), for
+  reading payloads with the generated classes.
 - ``mutations()``: a seed input (``schemas/chat_completion_out.json`` or the component folder
   ``schemas/openai/``) with random subschemas replaced, keywords deleted or added, and values
   swapped for garbage.
@@ -419,6 +421,24 @@ def documents(draw: st.DrawFn, max_leaves: int = 12) -> Case:
         document = {"openapi": {"3.0": "3.0.3", "3.1": "3.1.0"}[version], "info": {"title": "t", "version": "1"},
                     "paths": {}, "components": {"schemas": components}}
     return Case({"api.json": document}, label=kind)
+
+
+@st.composite
+def model_documents(draw: st.DrawFn, max_leaves: int = 8) -> Case:
+    """A JSON Schema or OpenAPI 3.0/3.1 document whose definitions are objects, or tagged unions of
+    objects, with random properties: classes to read payloads with (tests/test_dataclass_convert.py)."""
+    kind = draw(st.sampled_from(["jsonschema", "openapi-3.0", "openapi-3.1"]))
+    names = draw(st.lists(_identifiers.map(str.capitalize), min_size=1, max_size=4, unique=True))
+    dialect = Dialect("/$defs") if kind == "jsonschema" else Dialect("/components/schemas", kind[-3:])
+    children = schemas(dialect, names, max_leaves)
+    definitions = {name: draw(st.one_of(_object(children, dialect), _object(children, dialect),
+                                        _tagged_union(children, dialect))) for name in names}
+    if kind == "jsonschema":
+        root = {"$schema": "https://json-schema.org/draft/2020-12/schema", **draw(_object(children, dialect))}
+        return Case({"schema.json": {**root, "title": "Root", "$defs": definitions}}, label="objects " + kind)
+    document = {"openapi": {"3.0": "3.0.3", "3.1": "3.1.0"}[dialect.openapi or ""],
+                "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": definitions}}
+    return Case({"api.json": document}, label="objects " + kind)
 
 
 # --------------------------------------------------------------------------------------------

@@ -258,7 +258,8 @@ def test_a_type_list_with_object_and_another_kind_keeps_both(tmp_path: Path, var
     text = render.render(module, variant, "x.json", render.environment())
     fields = sorted(line.strip() for line in text.splitlines() if line.startswith(("A =", "    a:", "    b:")))
     assert fields == {
-        "dataclass": ["A = AObject | list[int]", "a: A | None = None", "b: str | HolderBObject | None = None"],
+        "dataclass": ["A = AObject | list[int]", 'a: A | None = field(default=None, metadata={"nullable": True})',
+                      "b: str | HolderBObject | None = None"],
         "typeddict": ["A = AObject | list[int]", "a: NotRequired[A | None]", 'b: NotRequired["str | HolderBObject"]'],
         "msgspec": ["A = AObject | list[int]", "a: A | None | UnsetType = UNSET",
                     "b: str | HolderBObject | UnsetType = UNSET"],
@@ -921,7 +922,7 @@ def test_a_folded_ref_met_again_as_more_than_a_model_is_named_by_an_alias(tmp_pa
         "type": "object", "anyOf": [{"properties": {"a": {"$ref": "#/definitions/A", "maxProperties": 3}}},
                                     {"required": ["b"]}]}}}
     source, module = _generated(tmp_path, schema, "dataclass")
-    assert "class AOption1AOption1:\n    a: AOption1AOption1A | None = None\n" in source, source
+    assert "class AOption1AOption1(_Model):\n    a: AOption1AOption1A | None = None\n" in source, source
     assert "\nAOption1AOption1A = AOption1AOption1 | dict[str, Any]\n" in source, source
 
 

@@ -6,7 +6,10 @@ variant does not hide the others. Run with ``-s`` to see the timings and the war
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import json
+import re
 import sys
 import time
 import traceback
@@ -15,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import Any, get_args, get_type_hints
 
 import msgspec
 import pytest
@@ -40,6 +44,8 @@ class Corpus:
     root: Path
     """Holds the package: the folder put on ``sys.path`` and mypy's working directory."""
     reporter: Reporter
+    ir: Any = None
+    """The IR module, when lowering succeeded."""
     ir_error: str | None = None
     crashes: dict[str, str] = field(default_factory=dict)
     """Variant → traceback of rendering it."""
@@ -77,7 +83,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Corpus]:
 
     start = time.perf_counter()
     try:
-        module = to_ir(Input(PACKAGE, yaml_path, "openapi.yaml"), yaml_path.parent, result.reporter)
+        module = result.ir = to_ir(Input(PACKAGE, yaml_path, "openapi.yaml"), yaml_path.parent, result.reporter)
     except SchemaError as exc:
         distinct = list(dict.fromkeys(map(str, exc.diagnostics)))
         result.ir_error = (f"SchemaError ({len(exc.diagnostics)} errors, {len(distinct)} distinct)\n"
@@ -228,3 +234,123 @@ def test_warnings_summary(corpus: Corpus, request: pytest.FixtureRequest,
     print(f"\n[openai corpus] warnings by kind:\n{summary}")
     request.node.add_report_section("call", "openai corpus warnings", summary)
     record_property("warnings_summary", summary)
+
+
+def _examples(document: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    """(where, component, value): each component's ``x-oaiMeta`` example and ``example`` object, and
+    each operation's example response (``x-oaiMeta.examples[].response``) with its 200 response's
+    component; the JSON ones."""
+    found: list[tuple[str, str, Any]] = []
+    for name, schema in document["components"]["schemas"].items():
+        meta = schema.get("x-oaiMeta") or {} if isinstance(schema, dict) else {}
+        for where, value in (("x-oaiMeta.example", meta.get("example")), ("example", schema.get("example"))):
+            if isinstance(value, str):
+                try:
+                    value = json.loads(value)
+                except ValueError:
+                    continue
+            if isinstance(value, dict):
+                found.append((f"{name} {where}", name, value))
+    for route, operations in document["paths"].items():
+        for method, operation in operations.items():
+            try:
+                ref = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+            except (KeyError, TypeError):
+                continue
+            examples = (operation.get("x-oaiMeta") or {}).get("examples") or []
+            for example in [examples] if isinstance(examples, dict) else examples:
+                try:
+                    found.append((f"{method} {route}", ref.rsplit("/", 1)[-1], json.loads(example["response"])))
+                except (KeyError, TypeError, ValueError):
+                    continue
+    return found
+
+
+def _steps(path: str) -> list[str]:
+    return re.findall(r"\.([^.\[]+)|\[(?:\d+|\.\.\.)\]", path.removeprefix("$")) if path != "$" else []
+
+
+def _first_difference(a: Any, b: Any, steps: tuple[str, ...] = ()) -> list[str] | None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in [*a, *(k for k in b if k not in a)]:
+            found = _first_difference(a.get(key), b.get(key), (*steps, key))
+            if found is not None:
+                return found
+        return None
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b):
+        return next((f for f in (_first_difference(x, y, (*steps, "")) for x, y in zip(a, b)) if f is not None), None)
+    return None if a == b and type(a) is type(b) else list(steps)
+
+
+def _widened_on(value: Any, dataclasses_module: ModuleType, steps: list[str]) -> bool:
+    """Whether, on the way along ``steps`` through msgspec's reading, a plain ``dict`` stands where the
+    dataclass variant has classes: a union the msgspec variant widens to ``dict[str, Any]``."""
+    hint: Any = None
+    for step in steps:
+        if isinstance(value, msgspec.Struct):
+            names = {f.encode_name: f.name for f in msgspec.structs.fields(value)}
+            name = names.get(step)
+            if name is None:
+                return False
+            hint = get_type_hints(getattr(dataclasses_module, type(value).__name__))[name]
+            value = getattr(value, name)
+        else:
+            hint = next((a for a in get_args(hint) if get_args(a)), hint)  # list[X] / dict[str, X] in a union
+            value = (value[int(step)] if step.isdigit() else None) if isinstance(value, list) else None
+            hint = get_args(hint)[-1] if get_args(hint) else hint
+        members = get_args(hint) or (hint,)
+        if isinstance(value, dict) and any(dataclasses.is_dataclass(m) for m in members):
+            return True
+    return False
+
+
+def test_the_dataclass_variant_reads_every_example_as_msgspec_reads_it(corpus: Corpus,
+                                                                        record_property: RecordProperty) -> None:
+    """Every example object the description holds, for a component that is a class: where msgspec reads
+    it, ``to_dict(from_dict(x))`` is msgspec's builtins; where msgspec refuses it (type, required
+    field, enum), ``from_dict`` refuses it with msgspec's message. Except under a union the msgspec
+    variant widens to ``dict[str, Any]`` (not checked there): the dataclass variant checks its members."""
+    from generator.frontend.read import read_document
+    from generator import ir as nodes
+
+    corpus.require_ir()
+    ms, dc = corpus.modules.get("msgspec"), corpus.modules.get("dataclass")
+    if ms is None or dc is None:
+        pytest.fail("a module was not generated or did not import", pytrace=False)
+    classes = {d.origin.pointer.rsplit("/", 1)[-1]: d.name for d in corpus.ir.declarations
+               if isinstance(d, nodes.Model) and d.origin and d.origin.pointer.count("/") == 3}
+    document = read_document(shared("corpora/openai/openapi.yaml"), "openapi.yaml")
+    outcomes: Counter[str] = Counter()
+    problems = []
+    for where, component, value in _examples(document):
+        name = classes.get(component)
+        if name is None:
+            outcomes["not a class"] += 1
+            continue
+        data = json.dumps(value)
+        try:
+            decoded = msgspec.json.decode(data, type=getattr(ms, name))
+            expected, refused = msgspec.to_builtins(decoded), None
+        except msgspec.ValidationError as exc:
+            decoded, expected, refused = None, None, str(exc)
+        try:
+            got, failed = getattr(dc, name).from_dict(json.loads(data)).to_dict(), None
+        except dc.DecodeError as exc:
+            got, failed = None, str(exc)
+        same = failed == refused and got == expected and _first_difference(got, expected) is None
+        outcomes[("accepted" if refused is None else "refused") + ("" if same else ", differently")] += 1
+        if same:
+            continue
+        if refused is None and failed is not None:
+            steps = _steps(failed.split(" - at `", 1)[1][:-1] if " - at `" in failed else "$")
+        elif refused is None:
+            steps = _first_difference(got, expected) or []
+        else:
+            steps = []
+        if not (decoded is not None and _widened_on(decoded, dc, steps)):
+            problems.append(f"{where} ({name}): msgspec {refused or 'reads it'}; from_dict {failed or 'reads it'}"
+                            + ("" if failed or refused else f"; first difference at {steps}"))
+    record_property("examples", dict(outcomes))
+    print(f"\n[openai corpus] examples: {dict(outcomes)}")
+    assert outcomes["accepted"] > 300 and outcomes["refused"] > 0
+    assert not problems, f"{len(problems)} examples read otherwise:\n" + "\n".join(problems[:30])

@@ -89,3 +89,50 @@ def test_mypy_narrows_a_stdlib_union_on_its_tag(tmp_path: Path, monkeypatch: pyt
         assert status == 0, stdout + stderr  # `.radius` on a Square would be an error
         [revealed] = [line for line in stdout.splitlines() if "Revealed type" in line]
         assert "models.Circle" in revealed and "Square" not in revealed, revealed
+
+
+USE_FROM_DICT = '''import json
+from typing import reveal_type
+
+from models import Circle, DecodeError, Drawing
+
+
+def first_area(text: str) -> float:
+    try:
+        drawing = Drawing.from_dict(json.loads(text))
+    except DecodeError as error:
+        raise SystemExit(str(error)) from None
+    reveal_type(drawing)
+    shape = drawing.shapes[0]
+    if shape.kind == "circle":
+        reveal_type(shape)
+        return 3.14 * shape.radius**2
+    return shape.side**2
+
+
+def written(drawing: Drawing) -> dict[str, object]:
+    return drawing.to_dict()
+
+
+def circle(data: object) -> Circle:
+    return Circle.from_dict(data)
+
+
+print(first_area('{"shapes": [{"kind": "square", "side": 2}]}'))
+first_area('{"shapes": [{"kind": "oval"}]}')
+'''
+
+
+def test_mypy_types_from_dict_and_narrows_the_union_it_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Model.from_dict`` gives that class (``Self``), ``to_dict`` a ``dict[str, Any]``; the tagged
+    union it read narrows on its tag; a payload that does not fit is a ``DecodeError``."""
+    shutil.copy(GOLDEN / "tagged_unions" / "expected" / "dataclass_models.py", tmp_path / "models.py")
+    (tmp_path / "use.py").write_text(USE_FROM_DICT)
+    monkeypatch.chdir(tmp_path)
+    stdout, stderr, status = api.run(["--strict", "--no-incremental", "--config-file", "", "use.py"])
+    assert status == 0, stdout + stderr
+    revealed = [line.split("Revealed type is ", 1)[1] for line in stdout.splitlines() if "Revealed type" in line]
+    assert revealed == ['"models.Drawing"', '"models.Circle"'], revealed
+    done = subprocess.run([sys.executable, "use.py"], capture_output=True, text=True, cwd=tmp_path)
+    assert done.stdout == "4.0\n"
+    assert done.stderr.endswith("Invalid value 'oval' - at `$.shapes[0].kind`\n") and done.returncode == 1, done.stderr

@@ -1,0 +1,293 @@
+"""The dataclass variant's ``from_dict``/``to_dict`` against msgspec reading the msgspec variant.
+
+For a payload both accept, ``to_dict(from_dict(x))`` is ``msgspec.to_builtins`` of msgspec's reading
+(types too: ``1`` is not ``1.0``); a payload msgspec refuses for a type, a missing required field,
+an enum value, an unknown field, a tag or a format is refused with msgspec's message (so at the same
+JSON path). Limits (``minLength``…) are not checked by the dataclass variant: what msgspec refuses
+for them is left out. Checked on the payload fixtures, on formatted strings (every format of the
+IR), on random payloads (tests/payload_strategies.py) of every golden case's classes and of random
+schemas (tests/fuzz_strategies.py), broken or not. Where the msgspec variant widens a union or
+drops a key it cannot rename, it reads what the dataclass variant refuses, or reads it otherwise:
+there (the classes that hold such a place) only that neither crashes is checked. Also: the
+converter is black's, standalone and its names reserved.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from conftest import bench_module
+from fuzz_strategies import documents, model_documents
+from generator import ir, render
+from generator.diagnostics import Reporter
+from generator.ir.walk import types
+from generator.names import MODULE_NAMES, OUTPUT_NAMES, portable_wire_name
+from generator.project.inputs import Input
+from generator.project.pipeline import Renderer, to_ir
+from generator.render import dataclass as dataclass_variant
+from generator.render.format import format_whole
+from generator.render.msgspec_unions import Widening, legal
+from generator.render.options import RenderOptions
+from golden import GOLDEN, ROOT, Case, cases
+from payload_strategies import mutated, payloads
+
+modules = bench_module("modules")
+PAYLOADS = ROOT / "tests" / "fixtures" / "payloads"
+CHECKED = re.compile(r"Expected `[^`]*`, got `|Expected `(str|int)`( - at |$)|Expected `array` of length \d+( - at |$)"
+                     r"|Object missing required field|Object contains unknown field|Invalid enum value|Invalid value "
+                     r"|Invalid (RFC3339|ISO8601|UUID|decimal|base64)|Only units|Duration is out")
+"""msgspec's messages for what the dataclass variant checks too (not limits: ``Expected `str` of length >= 1``)."""
+
+
+def read(msgspec_class: Any, dataclass_class: Any, payload: Any) -> tuple[Any, str | None, Any, str | None]:
+    """msgspec's builtins or message, and ``to_dict(from_dict(...))`` or the ``DecodeError``'s message."""
+    data = json.dumps(payload)
+    try:
+        expected, refused = msgspec.to_builtins(msgspec.json.decode(data, type=msgspec_class)), None
+    except msgspec.ValidationError as exc:
+        expected, refused = None, str(exc)
+    error = __import__(dataclass_class.__module__, fromlist=["DecodeError"]).DecodeError
+    try:
+        got, failed = dataclass_class.from_dict(json.loads(data)).to_dict(), None
+    except error as exc:
+        got, failed = None, str(exc)
+    return expected, refused, got, failed
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal, and of the same types all the way down (``1`` is not ``1.0``; key order aside)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(map(same, a, b))
+    return bool(a == b)
+
+
+def agree(msgspec_class: Any, dataclass_class: Any, payload: Any) -> str | None:
+    """``None`` when both variants read ``payload`` alike (as the module docstring says), else why not."""
+    expected, refused, got, failed = read(msgspec_class, dataclass_class, payload)
+    if refused is not None and not CHECKED.search(refused):
+        return None  # a limit: not the dataclass variant's to check
+    if refused is None and failed is None:
+        return None if same(got, expected) else f"to_dict gives {got!r}, msgspec {expected!r}"
+    if refused != failed:
+        return f"msgspec: {refused}; from_dict: {failed}"
+    return None
+
+
+# --- fixtures and formats -----------------------------------------------------------------------------
+
+def _fixtures() -> list[Path]:
+    found = sorted(PAYLOADS.glob("*/*/*/*.json"))
+    assert found
+    return found
+
+
+@pytest.mark.parametrize("fixture", _fixtures(), ids=lambda p: p.relative_to(PAYLOADS).as_posix())
+def test_every_payload_fixture_reads_as_msgspec_reads_it(fixture: Path) -> None:
+    package, root = fixture.parent.parent.parent.name, fixture.parent.parent.name
+    ms = getattr(__import__(f"generated.{package}.msgspec_models", fromlist=[root]), root)
+    dc = getattr(__import__(f"generated.{package}.dataclass_models", fromlist=[root]), root)
+    expected, refused, got, failed = read(ms, dc, json.loads(fixture.read_bytes()))
+    assert (refused is None) == (fixture.parent.name == "valid"), refused
+    assert failed == refused and same(got, expected)
+
+
+FORMAT_FIELDS = {"created": "date-time", "day": "date", "at": "time", "id": "uuid", "amount": "decimal",
+                 "timeout": "duration", "blob": "base64"}
+"""Every format the IR has (the front end makes no ``duration``, nor a ``decimal`` number: built here)."""
+
+
+@pytest.fixture(scope="module")
+def formats() -> Iterator[tuple[ModuleType, ModuleType]]:
+    fields = [ir.Field(name, name, ir.Scalar("str", fmt), False) for name, fmt in FORMAT_FIELDS.items()]  # type: ignore[arg-type]
+    fields.append(ir.Field("rate", "rate", ir.Scalar("float", "decimal"), False))
+    module = ir.Module((ir.Model("Formats", tuple(fields)),))
+    pair = [modules.exec_module(render.render(module, v, "formats", render.environment())) for v in ("msgspec", "dataclass")]
+    yield pair[0], pair[1]
+    for module_ in pair:
+        modules.forget_module(module_)
+
+
+FORMATTED = {
+    "created": ["2020-01-02T03:04:05Z", "2020-01-02T03:04:05", "2020-01-02t03:04:05z", "2020-01-02 03:04:05Z",
+                "2020-01-02T03:04:05.123Z", "2020-01-02T03:04:05.1234567891Z", "2020-01-02T03:04:05+01:00",
+                "2020-01-02T03:04:05-00:00", "2020-01-02T03:04:05+0100", "2020-01-02T03:04:05-01:30",
+                "2020-01-02T03:04:05.9999995Z", "2020-12-31T23:59:59.9999999Z", "9999-12-31T23:59:59.9999999Z",
+                "2020-01-02T03:04Z", "2020-01-02", "2020-01-02T24:00:00Z", "2020-01-02T23:59:60Z",
+                "2020-02-30T00:00:00Z", "20200102T030405Z", "2020-01-02T03:04:05.Z", "2020-01-02T03:04:05,5Z",
+                "2020-01-02T03:04:05+01", "2020-01-02T03:04:05+24:00", "2020-01-02T03:04:05+00:60",
+                "0000-01-01T00:00:00Z", "٢٠٢٠-01-02T03:04:05Z", 1577934245],
+    "day": ["2020-01-02", "2020-1-02", "20200102", "2020-01-02T00:00:00", "2020-02-30", "0000-01-01", "2020-W01-1", 5],
+    "at": ["03:04:05", "03:04:05Z", "03:04:05z", "03:04:05+01:00", "03:04:05-00:00", "03:04:05+0130", "03:04:05.5",
+           "03:04:05.1234567", "23:59:59.9999999", "03:04", "24:00:00", "030405"],
+    "timeout": ["P1D", "PT1H", "P1DT2H3M4.5S", "-P1D", "+P1D", "pt1h", "PT36H", "P1.5D", "PT0.5M", "P1DT1.5H",
+                "PT1.1234567S", "PT0S", "-PT0S", "P01D", "P999999999D", "P1000000000D", "P1W", "P1Y", "P1M", "P",
+                "PT", "P1DT", "P1D1H", "PT1S1M", "P-1D", "P1,5D", "PT.5S", "PT5.S", 1.5, 3],
+    "id": ["c9bf9e57-1685-4c89-bafb-ff5af830be8a", "C9BF9E57-1685-4C89-BAFB-FF5AF830BE8A",
+           "c9bf9e5716854c89bafbff5af830be8a", "{c9bf9e57-1685-4c89-bafb-ff5af830be8a}",
+           "urn:uuid:c9bf9e57-1685-4c89-bafb-ff5af830be8a", "c9bf9e57-16854c89-bafb-ff5af830be8a", 7],
+    "amount": ["1.5", 1.5, 3, 10**22, "NaN", "inf", "1e5", " 1.5", "1_000", "0.10", "-0", "abc", True, None],
+    "rate": ["1.5", 1.5, 3],
+    "blob": ["aGVsbG8=", "YQ==", "YW==", "", "aGVsbG8", "aGVs bG8=", "aGVsbG8==", "a-_b", "a", "====", 3],
+}
+
+
+@pytest.mark.parametrize(("key", "value"), [(k, v) for k, values in FORMATTED.items() for v in values],
+                         ids=lambda v: repr(v)[:40])
+def test_a_formatted_string_reads_and_writes_as_msgspec_does(formats: tuple[ModuleType, ModuleType], key: str,
+                                                               value: Any) -> None:
+    expected, refused, got, failed = read(formats[0].Formats, formats[1].Formats, {key: value})
+    assert failed == refused and same(got, expected)
+
+
+# --- random payloads: of the golden cases' classes, of random schemas -----------------------------------
+
+GOLDEN_CASES = [c for c in cases() if (c.folder / "expected" / "dataclass_models.py").exists()]
+
+
+@pytest.mark.parametrize("case", GOLDEN_CASES, ids=lambda c: c.name)
+def test_the_golden_cases_classes_read_random_payloads_alike(case: Case) -> None:
+    """Every class of every golden case (its expected modules), with payloads of its IR, broken or not."""
+    source = case.inputs[0]
+    module = to_ir(Input("case", source, source.relative_to(ROOT).as_posix(), case.dialect), ROOT,  # type: ignore[arg-type]
+                   Reporter())
+    declarations = {d.name: d for d in module.declarations}
+    models = [d for d in module.declarations if isinstance(d, ir.Model)]
+    ms, dc = (modules.exec_module((case.folder / "expected" / f"{v}_models.py").read_text(), case.name)
+              for v in ("msgspec", "dataclass"))
+
+    @settings(max_examples=40, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        model = data.draw(st.sampled_from(models), label="model")
+        payload = data.draw(payloads(ir.Ref(model.name), declarations), label="payload")
+        if data.draw(st.integers(0, 2), label="break it"):
+            payload = data.draw(mutated(payload), label="broken")
+        problem = agree(getattr(ms, model.name), getattr(dc, model.name), payload)
+        assert problem is None or _differs(model, declarations), f"{model.name} {json.dumps(payload)}: {problem}"
+
+    try:
+        check()
+    finally:
+        modules.forget_module(ms)
+        modules.forget_module(dc)
+
+
+
+RENDERER = Renderer(None, RenderOptions())
+
+
+def _generated(module: ir.Module, label: str) -> tuple[ModuleType, ModuleType]:
+    """The msgspec and dataclass modules of ``module``."""
+    ms, dc = (modules.exec_module(RENDERER.render(module, v, label), label) for v in ("msgspec", "dataclass"))
+    return ms, dc
+
+
+def _differs(model: ir.Model, declarations: dict[str, ir.Declaration]) -> bool:
+    """Whether the msgspec variant widens a union, or drops a key it cannot rename, somewhere in what
+    ``model`` holds (there it reads what the dataclass variant refuses, or reads it otherwise)."""
+    seen, todo = set(), [model.name]
+    while todo:
+        d = declarations[todo.pop()]
+        if d.name in seen:
+            continue
+        seen.add(d.name)
+        if isinstance(d, ir.Model) and not all(portable_wire_name(f.wire_name) for f in d.fields):
+            return True
+        for t in [f.type for f in d.fields] if isinstance(d, ir.Model) else [d.type]:
+            widening = Widening()
+            legal(t, declarations, widening)
+            if widening.widened:
+                return True
+            todo += [r.name for r in types(t) if isinstance(r, ir.Ref) and r.module is None]
+    return False
+
+
+def test_random_schemas_and_payloads_read_alike() -> None:
+    """Random documents, mostly of objects; payloads of their classes' IR, broken or not."""
+    strict: Counter[str] = Counter()
+
+    @settings(max_examples=150, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck),
+              phases=[Phase.explicit, Phase.generate] if os.environ.get("SCHEMAGEN_NO_SHRINK") else list(Phase))
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        case = data.draw(st.one_of(model_documents(), model_documents(), model_documents(), documents()),
+                         label="schema")
+        with tempfile.TemporaryDirectory() as folder:
+            module = case.lowered(Path(folder) / "input")
+        models = [d for d in module.declarations if isinstance(d, ir.Model)] if module is not None else []
+        if not models:
+            return
+        ms, dc = _generated(module, case.input_name)
+        try:
+            declarations = {d.name: d for d in module.declarations}
+            for _ in range(4):
+                model = data.draw(st.sampled_from(models), label="model")
+                payload = data.draw(payloads(ir.Ref(model.name), declarations), label="payload")
+                if data.draw(st.integers(0, 2), label="break it"):
+                    payload = data.draw(mutated(payload), label="broken")
+                problem = agree(getattr(ms, model.name), getattr(dc, model.name), payload)  # always: no crash
+                if not _differs(model, declarations):
+                    assert problem is None, f"{model.name} {json.dumps(payload)}: {problem}"
+                    _, refused, _, _ = read(getattr(ms, model.name), getattr(dc, model.name), payload)
+                    strict["accepted" if refused is None else "refused" if CHECKED.search(refused) else "limit"] += 1
+        finally:
+            modules.forget_module(ms)
+            modules.forget_module(dc)
+
+    check()
+    assert strict["accepted"] >= 40 and strict["refused"] >= 10, f"too few payloads checked strictly: {strict}"
+
+
+# --- the converter ------------------------------------------------------------------------------------
+
+def _parts() -> list[tuple[tuple[str, ...], str]]:
+    return [dataclass_variant.converter(f) for f in ("dataclass_runtime.py", "dataclass_formats.py")]
+
+
+def test_the_converter_is_black_stable_and_its_names_are_reserved() -> None:
+    """A schema's class of the same name would replace a name the converter uses: the naming pass
+    renames such a class (``OUTPUT_NAMES``)."""
+    for prelude in dataclass_variant.converters():
+        source = "import typing\n\n\n" + prelude + "\n"
+        assert format_whole(source) == source
+    names = {m for imported, _ in _parts() for m in imported}
+    for _, text in _parts():
+        for node in ast.parse(text).body:
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            names |= {t.id for t in targets if isinstance(t, ast.Name)}
+            names |= {t.id for t in targets if isinstance(t, ast.Tuple) for t in t.elts if isinstance(t, ast.Name)}
+            names |= {node.name} if isinstance(node, (ast.ClassDef, ast.FunctionDef)) else set()
+    assert {"DecodeError", "_Model", "re"} <= names
+    assert names <= OUTPUT_NAMES | MODULE_NAMES, sorted(names - OUTPUT_NAMES - MODULE_NAMES)
+
+
+def test_a_generated_dataclass_module_imports_the_standard_library_only() -> None:
+    """Standalone: nothing from ``generated/`` but another input's module, whose classes carry their own
+    ``from_dict`` (and which the converter reads as its own)."""
+    stdlib = {"__future__", "base64", "dataclasses", "datetime", "decimal", "enum", "re", "typing", "uuid"}
+    for path in sorted([*(ROOT / "generated").glob("*/dataclass_models.py"), *GOLDEN.glob("*/expected/dataclass_*.py")]):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Import):
+                assert {a.name for a in node.names} <= stdlib, path
+            elif isinstance(node, ast.ImportFrom):
+                assert node.module in stdlib or (node.level == 2 and [a.name for a in node.names] == ["dataclass_models"]), path
