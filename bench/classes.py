@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from generator.diagnostics import Reporter  # noqa: E402
+from generator.names import OUTPUT_NAMES  # noqa: E402
 from generator.project.inputs import Input  # noqa: E402
 from generator.project.pipeline import Renderer, to_ir  # noqa: E402
 from generator.render.options import RenderOptions  # noqa: E402
@@ -56,7 +57,7 @@ def main() -> None:
         if args.out:
             args.out.mkdir(parents=True, exist_ok=True)
             (args.out / f"{variant}_models.py").write_text(text)
-        classes = blocks(text)
+        classes = {name: body for name, body in blocks(text).items() if name not in OUTPUT_NAMES}  # not the converter's
         components = {body for name, body in classes.items() if name in named}
         copies = sorted(name for name, body in classes.items() if name not in named and body in components)
         positional = [name for name in classes if POSITIONAL.search(name)]

@@ -23,7 +23,11 @@ the run's process tree (``make`` and what it starts), sampled every 20 ms; "rati
 cold run, datamodel-code-generator's time over schemagen's (× faster) and schemagen's peak over
 datamodel-code-generator's; for a no-op or edit run, its time as a share of schemagen's cold run.
 
-    .venv/bin/python bench/run.py [--quick] [--repeat N] [--no-dcg] [--cases seeds,openai,...]
+Then, with the ``decode`` case, a second table (bench/decode.py): reading OpenAI-sized payloads with the
+dataclass variant's ``from_dict`` beside msgspec reading the msgspec variant (the ratio), and the size of
+both modules of OpenAI's whole description, with the converter's share.
+
+    .venv/bin/python bench/run.py [--quick] [--repeat N] [--no-dcg] [--cases seeds,openai,subsets,decode]
 
 ``--quick``: one repetition, no 1,000-schema subset. Not part of ``make test``.
 """
@@ -339,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="one repetition, no 1,000-schema subset")
     parser.add_argument("--repeat", type=int, default=None, help="repetitions per measurement (default 3)")
     parser.add_argument("--no-dcg", dest="dcg", action="store_false", help="leave datamodel-codegen out")
-    parser.add_argument("--cases", default="seeds,openai,subsets", help="comma-separated: seeds, openai, subsets")
+    parser.add_argument("--cases", default="seeds,openai,subsets,decode",
+                        help="comma-separated: seeds, openai, subsets, decode")
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
     args = parser.parse_args(argv)
     repeat = args.repeat or (1 if args.quick else 3)
@@ -362,9 +367,9 @@ def main(argv: list[str] | None = None) -> int:
             folder = project(bench.fresh("seeds"), {p.name: p for p in sorted((ROOT / "schemas").iterdir())})
             bench.case("seeds", folder, edit_json_description(ROOT / "schemas" / "openai" / "TokenLogprob.json"),
                        [(p, "jsonschema") for p in sorted((ROOT / "schemas").iterdir())])
-        if ("openai" in cases or "subsets" in cases) and not OPENAI.exists():
+        if ("openai" in cases or "subsets" in cases or "decode" in cases) and not OPENAI.exists():
             bench.note(f"{OPENAI} is not here: OpenAI cases left out")
-            cases -= {"openai", "subsets"}
+            cases -= {"openai", "subsets", "decode"}
         if "openai" in cases:
             text = OPENAI.read_text(encoding="utf-8")
             folder = project(bench.fresh("openai"), {"openapi.yaml": OPENAI})
@@ -391,6 +396,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
     print(table(bench.rows, repeat))
+    if "decode" in cases:
+        from decode import measure as decoding
+
+        bench.note("decode: from_dict beside msgspec on OpenAI's examples")
+        print("\n" + decoding(max(repeat, 5)))
     print(f"\n{os.cpu_count()} CPUs; load average before the last run: {os.getloadavg()[0]:.1f}; "
           f"{time.strftime('%Y-%m-%d %H:%M')}; python {sys.version.split()[0]}")
     return 0
