@@ -157,6 +157,26 @@ def test_a_formatted_string_reads_and_writes_as_msgspec_does(formats: tuple[Modu
     assert failed == refused and same(got, expected)
 
 
+@pytest.mark.parametrize("payload", [{"type": "a", "x": 1}, {"x": 1}, {"type": "b"}, {"type": 3}, {"type": None},
+                                     {"type": "a", "x": "1"}, [], {"type": "a", "y": 2}])
+@pytest.mark.parametrize("closed", [False, True])
+def test_a_tag_that_no_field_holds_is_checked_as_msgspec_checks_it(payload: Any, closed: bool) -> None:
+    """A discriminator mapping can tag a member that has no such property: its class has no field for
+    the tag, but the tag is its own all the same (a random schema found ``{"type": "\\x90"}`` read)."""
+    tagged = [ir.Model(n, (ir.Field("x", "x", ir.Scalar("int"), False),), closed=closed, tag=ir.Tag("type", n.lower()))
+              for n in ("A", "B")]
+    shape = ir.Field("shape", "shape", ir.Union((ir.Ref("A"), ir.Ref("B")), "type"), True)
+    module = ir.Module((*tagged, ir.Model("Holder", (shape,))))
+    ms, dc = (modules.exec_module(render.render(module, v, "tag", render.environment())) for v in ("msgspec", "dataclass"))
+    try:
+        for name, data in (("A", payload), ("Holder", {"shape": payload})):
+            expected, refused, got, failed = read(getattr(ms, name), getattr(dc, name), data)
+            assert failed == refused and same(got, expected), (name, refused, failed)
+    finally:
+        modules.forget_module(ms)
+        modules.forget_module(dc)
+
+
 # --- random payloads: of the golden cases' classes, of random schemas -----------------------------------
 
 GOLDEN_CASES = [c for c in cases() if (c.folder / "expected" / "dataclass_models.py").exists()]

@@ -90,6 +90,7 @@ class _Plan:
         _PLANS[cls] = self  # first: a field of this class may hold one
         self.cls, self.tag_name, hints = cls, None, typing.get_type_hints(cls)
         self.tag_field, self.tag, self.closed = cls.__schemagen__
+        self.check = _choice([(self.tag, self.tag)], "Invalid value")[0]
         self.fields: dict[str, tuple[str, _Read, bool]] = (
             {}
         )  # wire: name, read, nullable
@@ -109,8 +110,7 @@ class _Plan:
             members = tuple(m for m in found if mode != 1 or m is not type(None))
             read = _union(members)[0]
             if wire == self.tag_field:
-                self.tag_name = f.name
-                read = _choice([(self.tag, self.tag)], "Invalid value")[0]
+                self.tag_name, read = f.name, self.check
             self.fields[wire] = (f.name, read, mode == 2)
             if f.default is f.default_factory is dataclasses.MISSING:
                 self.required.append((wire, f.name))
@@ -128,9 +128,12 @@ class _Plan:
         fields, closed = self.fields, self.closed
         for key, item in data.items():
             if (found := fields.get(key)) is None:
-                if closed and key != self.tag_field:
+                if key == self.tag_field:  # a tag no field holds: checked all the same
+                    found = ("", self.check, False)
+                elif closed:
                     raise _Fail(f"Object contains unknown field `{key}`")
-                continue
+                else:
+                    continue
             name, read, nullable = found
             try:
                 values[name] = read(item)
@@ -139,6 +142,7 @@ class _Plan:
                 raise
             if nullable and item is None:
                 nulls.append(name)
+        values.pop("", None)
         value = object.__new__(self.cls)  # what __init__ does, for less
         if len(values) < len(fields):
             for wire, name in self.required:
