@@ -8,13 +8,12 @@ for them is left out. Checked on the payload fixtures, on formatted strings (eve
 IR), on random payloads (tests/payload_strategies.py) of every golden case's classes and of random
 schemas (tests/fuzz_strategies.py), broken or not. Where the msgspec variant widens a union or
 drops a key it cannot rename, it reads what the dataclass variant refuses, or reads it otherwise:
-there (the classes that hold such a place) only that neither crashes is checked. Also: the
-converter is black's, standalone and its names reserved.
+there (the classes that hold such a place) only that neither crashes is checked. The converter as
+code (black's, standalone, names reserved): tests/test_dataclass_converter.py.
 """
 
 from __future__ import annotations
 
-import ast
 import json
 import os
 import re
@@ -35,14 +34,12 @@ from fuzz_strategies import documents, model_documents
 from generator import ir, render
 from generator.diagnostics import Reporter
 from generator.ir.walk import types
-from generator.names import MODULE_NAMES, OUTPUT_NAMES, portable_wire_name
+from generator.names import portable_wire_name
 from generator.project.inputs import Input
 from generator.project.pipeline import Renderer, to_ir
-from generator.render import dataclass as dataclass_variant
-from generator.render.format import format_whole
 from generator.render.msgspec_unions import Widening, legal
 from generator.render.options import RenderOptions
-from golden import GOLDEN, ROOT, Case, cases
+from golden import ROOT, Case, cases
 from payload_strategies import mutated, payloads
 
 modules = bench_module("modules")
@@ -276,38 +273,3 @@ def test_random_schemas_and_payloads_read_alike() -> None:
 
     check()
     assert strict["accepted"] >= 40 and strict["refused"] >= 10, f"too few payloads checked strictly: {strict}"
-
-
-# --- the converter ------------------------------------------------------------------------------------
-
-def _parts() -> list[tuple[tuple[str, ...], str]]:
-    return [dataclass_variant.converter(f) for f in ("dataclass_runtime.py", "dataclass_formats.py")]
-
-
-def test_the_converter_is_black_stable_and_its_names_are_reserved() -> None:
-    """A schema's class of the same name would replace a name the converter uses: the naming pass
-    renames such a class (``OUTPUT_NAMES``)."""
-    for prelude in dataclass_variant.converters():
-        source = "import typing\n\n\n" + prelude + "\n"
-        assert format_whole(source) == source
-    names = {m for imported, _ in _parts() for m in imported}
-    for _, text in _parts():
-        for node in ast.parse(text).body:
-            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
-            names |= {t.id for t in targets if isinstance(t, ast.Name)}
-            names |= {t.id for t in targets if isinstance(t, ast.Tuple) for t in t.elts if isinstance(t, ast.Name)}
-            names |= {node.name} if isinstance(node, (ast.ClassDef, ast.FunctionDef)) else set()
-    assert {"DecodeError", "_Model", "re"} <= names
-    assert names <= OUTPUT_NAMES | MODULE_NAMES, sorted(names - OUTPUT_NAMES - MODULE_NAMES)
-
-
-def test_a_generated_dataclass_module_imports_the_standard_library_only() -> None:
-    """Standalone: nothing from ``generated/`` but another input's module, whose classes carry their own
-    ``from_dict`` (and which the converter reads as its own)."""
-    stdlib = {"__future__", "base64", "dataclasses", "datetime", "decimal", "enum", "re", "typing", "uuid"}
-    for path in sorted([*(ROOT / "generated").glob("*/dataclass_models.py"), *GOLDEN.glob("*/expected/dataclass_*.py")]):
-        for node in ast.parse(path.read_text()).body:
-            if isinstance(node, ast.Import):
-                assert {a.name for a in node.names} <= stdlib, path
-            elif isinstance(node, ast.ImportFrom):
-                assert node.module in stdlib or (node.level == 2 and [a.name for a in node.names] == ["dataclass_models"]), path

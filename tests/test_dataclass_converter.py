@@ -1,0 +1,49 @@
+"""The converter each dataclass module carries, as code: black's output already (the formatter takes
+it as it is), its names reserved as class names, the standard library only. What it reads and
+writes: tests/test_dataclass_convert.py.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from conftest import bench_module
+from generator.names import MODULE_NAMES, OUTPUT_NAMES
+from generator.render import dataclass as dataclass_variant
+from generator.render.format import format_whole
+from golden import GOLDEN, ROOT
+
+modules = bench_module("modules")
+
+
+def _parts() -> list[tuple[tuple[str, ...], str]]:
+    return [dataclass_variant.converter(f) for f in ("dataclass_runtime.py", "dataclass_formats.py")]
+
+
+def test_the_converter_is_black_stable_and_its_names_are_reserved() -> None:
+    """A schema's class of the same name would replace a name the converter uses: the naming pass
+    renames such a class (``OUTPUT_NAMES``)."""
+    for prelude in dataclass_variant.converters():
+        source = "import typing\n\n\n" + prelude + "\n"
+        assert format_whole(source) == source
+    names = {m for imported, _ in _parts() for m in imported}
+    for _, text in _parts():
+        for node in ast.parse(text).body:
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            names |= {t.id for t in targets if isinstance(t, ast.Name)}
+            names |= {t.id for t in targets if isinstance(t, ast.Tuple) for t in t.elts if isinstance(t, ast.Name)}
+            names |= {node.name} if isinstance(node, (ast.ClassDef, ast.FunctionDef)) else set()
+    assert {"DecodeError", "_Model", "re"} <= names
+    assert names <= OUTPUT_NAMES | MODULE_NAMES, sorted(names - OUTPUT_NAMES - MODULE_NAMES)
+
+
+def test_a_generated_dataclass_module_imports_the_standard_library_only() -> None:
+    """Standalone: nothing from ``generated/`` but another input's module, whose classes carry their own
+    ``from_dict`` (and which the converter reads as its own)."""
+    stdlib = {"__future__", "base64", "dataclasses", "datetime", "decimal", "enum", "re", "typing", "uuid"}
+    for path in sorted([*(ROOT / "generated").glob("*/dataclass_models.py"), *GOLDEN.glob("*/expected/dataclass_*.py")]):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Import):
+                assert {a.name for a in node.names} <= stdlib, path
+            elif isinstance(node, ast.ImportFrom):
+                assert node.module in stdlib or (node.level == 2 and [a.name for a in node.names] == ["dataclass_models"]), path
