@@ -95,9 +95,10 @@ OUTPUT_NAMES = frozenset(
      "dataclass", "field", "dataclasses", "msgspec", "Meta", "Struct", "UNSET", "UnsetType", "typing",
      "StrEnum", "IntEnum"}
 ) | frozenset(
-    {"DecodeError", "base64", "enum", "re", "_CLOCK", "_DAY", "_FORMATS", "_Fail", "_JSON", "_Model", "_N", "_ORDER",
-     "_PLANS", "_Plan", "_Read", "_SPAN", "_Type", "_UNIONS", "_WRITERS", "_add", "_base64", "_choice", "_container",
-     "_duration", "_expected", "_format", "_iso", "_parse", "_plain", "_plan", "_type", "_union", "_write", "_UNITS"}
+    {"base64", "DecodeError", "enum", "re", "threading", "_add", "_base64", "_choice", "_CLOCK", "_container",
+     "_DAY", "_duration", "_expected", "_Fail", "_format", "_FORMATS", "_iso", "_JSON", "_LOCK", "_Model",
+     "_N", "_NEW", "_ORDER", "_parse", "_plain", "_plan", "_Plan", "_PLANS", "_Read", "_SPAN", "_type",
+     "_Type", "_union", "_UNIONS", "_UNITS", "_write", "_WRITERS"}
 )
 #: The modules of the format types: a class ``datetime`` would hide ``datetime.date`` from the whole
 #: module (a field hides it only in its class: see ``FORMAT_NAMES``).

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import threading
 import typing
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,9 +54,8 @@ class _Fail(Exception):
 
 
 _Read = typing.Callable[[typing.Any], typing.Any]
-_Type = tuple[
-    _Read, dict[type, int], set[str]
-]  # how it reads, JSON types ranked, names
+# how a type reads, the JSON types it takes (ranked), their names
+_Type = tuple[_Read, dict[type, int], set[str]]
 _JSON: dict[type, str] = {bool: "bool", int: "int", float: "float", str: "str"}
 _JSON.update({list: "array", tuple: "array", dict: "object", type(None): "null"})
 _ORDER = (
@@ -64,7 +64,9 @@ _ORDER = (
 _UNIONS = (typing.Union, type(int | str))
 _FORMATS: dict[typing.Any, _Type] = {}  # filled where the module has formatted strings
 _WRITERS: dict[typing.Any, typing.Callable[[typing.Any], typing.Any]] = {}
-_PLANS: dict[type[typing.Any], _Plan] = {}
+_PLANS: dict[type[typing.Any], _Plan] = {}  # complete, with those they use
+_NEW: dict[type[typing.Any], _Plan] = {}  # being worked out, under _LOCK
+_LOCK = threading.RLock()
 
 
 def _expected(names: typing.Iterable[str], value: typing.Any) -> _Fail:
@@ -76,26 +78,34 @@ def _expected(names: typing.Iterable[str], value: typing.Any) -> _Fail:
 
 
 def _plan(cls: type[typing.Any]) -> _Plan:
-    return _PLANS.get(cls) or _Plan(cls)
+    if (plan := _PLANS.get(cls)) is None:
+        with _LOCK:  # one thread works plans out; others use them once complete
+            outer = not _NEW
+            try:
+                plan = _PLANS.get(cls) or _NEW.get(cls) or _Plan(cls)
+                if outer:
+                    _PLANS.update(_NEW)
+            finally:
+                if outer:
+                    _NEW.clear()
+    return plan
 
 
 class _Plan:
     """How one class reads and writes its fields, worked out from them on first use."""
 
     def __init__(self, cls: type[typing.Any]) -> None:
-        _PLANS[cls] = self  # first: a field of this class may hold one
+        _NEW[cls] = self  # first: a field of this class may hold one
         self.cls, self.tag_name, hints = cls, None, typing.get_type_hints(cls)
         self.tag_field, self.tag, self.closed = cls.__schemagen__
         self.check = _choice([(self.tag, self.tag)], "Invalid value")[0]
-        self.fields: dict[str, tuple[str, _Read, bool]] = (
-            {}
-        )  # wire: name, read, nullable
+        # wire name: name, read, nullable
+        self.fields: dict[str, tuple[str, _Read, bool]] = {}
         self.required: list[tuple[str, str]] = []
         self.defaults: dict[str, typing.Any] = {}
         self.factories: list[tuple[str, typing.Any]] = []
-        self.writes: list[tuple[str, str, bool, int]] = (
-            []
-        )  # 1: None is absent; 2: unless read
+        # name, wire name, plain, mode (1: None is absent; 2: unless read)
+        self.writes: list[tuple[str, str, bool, int]] = []
         for f in dataclasses.fields(cls):
             wire, hint, mode = f.metadata.get("wire_name", f.name), hints[f.name], 0
             if f.default is None and not f.metadata.get("null_default"):
@@ -180,9 +190,8 @@ def _type(hint: typing.Any) -> _Type:
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         args, origin = tuple[typing.Any, ...](hint), typing.Literal
     if origin is typing.Literal:
-        return _choice(
-            [(getattr(a, "value", a), a) for a in args]
-        )  # an enum's by value
+        # an enum's by value
+        return _choice([(getattr(a, "value", a), a) for a in args])
     if origin in (list, tuple, dict):
         return (
             _container(origin, args),
@@ -225,9 +234,7 @@ def _choice(pairs: list[tuple[typing.Any, typing.Any]], invalid: str = "") -> _T
 
 def _container(origin: type, args: tuple[typing.Any, ...]) -> _Read:
     items = [_type(a)[0] for a in args]
-    kinds: set[typing.Any] = (
-        {args[-1]} if args and args[-1] in (str, int, bool) else set()
-    )
+    kinds: set[typing.Any] = set(args[-1:]) & {str, int, bool}
 
     def read(data: typing.Any) -> typing.Any:
         if data.__class__ is not (list if origin is tuple else origin):
@@ -280,11 +287,8 @@ def _union(members: tuple[typing.Any, ...]) -> _Type:
     ]
     tags = {getattr(c, "__schemagen__")[0] for c in classes}
     by_tag = {getattr(c, "__schemagen__")[1]: _plan(c).read for c in classes}
-    field = (
-        tags.pop()
-        if len(classes) == len(table.get(dict, ())) > 1 == len(tags)
-        else None
-    )
+    tagged = len(classes) == len(table.get(dict, ())) > 1 == len(tags)
+    field = tags.pop() if tagged else None
     said = " | ".join(
         getattr(m, "__name__", str(m).replace("typing.", "")) for m in members
     )
@@ -317,12 +321,9 @@ def _union(members: tuple[typing.Any, ...]) -> _Type:
 def _plain(hint: typing.Any) -> bool:
     """Whether a value of ``hint`` is JSON data as it is (containers are copied: not plain)."""
     origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if (
-        hint in (str, int, float, bool, type(None), typing.Any)
-        or origin is typing.Literal
-    ):
+    if hint in (str, int, float, bool, type(None), typing.Any):
         return True
-    return origin in _UNIONS and all(_plain(a) for a in args)
+    return origin is typing.Literal or (origin in _UNIONS and all(map(_plain, args)))
 
 
 def _write(value: typing.Any) -> typing.Any:
