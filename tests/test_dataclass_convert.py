@@ -174,6 +174,22 @@ def test_a_tag_that_no_field_holds_is_checked_as_msgspec_checks_it(payload: Any,
         modules.forget_module(dc)
 
 
+@pytest.mark.parametrize("payload", [{"a": [None], "m": {"k": None}, "t": [1, None]}, {"a": [1]}, {"m": {"k": 0}},
+                                     {"t": [1, 2]}, {"t": [1]}, {"a": None}])
+def test_null_inside_a_container_reads_as_msgspec_reads_it(payload: Any) -> None:
+    """``list[None]`` holds ``None`` itself, not ``NoneType`` (a random schema found the crash)."""
+    fields = (ir.Field("a", "a", ir.Array(ir.Null()), False), ir.Field("m", "m", ir.Map(ir.Null()), False),
+              ir.Field("t", "t", ir.Tuple((ir.Scalar("int"), ir.Null())), False))
+    module = ir.Module((ir.Model("Nulls", fields),))
+    ms, dc = (modules.exec_module(render.render(module, v, "nulls", render.environment())) for v in ("msgspec", "dataclass"))
+    try:
+        expected, refused, got, failed = read(ms.Nulls, dc.Nulls, payload)
+        assert failed == refused and same(got, expected), (refused, failed, expected, got)
+    finally:
+        modules.forget_module(ms)
+        modules.forget_module(dc)
+
+
 # --- random payloads: of the golden cases' classes, of random schemas -----------------------------------
 
 GOLDEN_CASES = [c for c in cases() if (c.folder / "expected" / "dataclass_models.py").exists()]

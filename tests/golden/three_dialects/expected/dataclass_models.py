@@ -185,6 +185,7 @@ def _type(hint: typing.Any) -> _Type:
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in _UNIONS:
         return _union(args)
+    hint = type(None) if hint is None else hint  # as `list[None]` holds it
     if hint is typing.Any:
         return (lambda value: value), dict.fromkeys(_JSON, 9), set()
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
