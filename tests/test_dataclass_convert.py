@@ -9,7 +9,7 @@ IR), on random payloads (tests/payload_strategies.py) of every golden case's cla
 schemas (tests/fuzz_strategies.py), broken or not. Where the msgspec variant widens a union or
 drops a key it cannot rename, it reads what the dataclass variant refuses, or reads it otherwise:
 there (the classes that hold such a place) only that neither crashes is checked. The converter as
-code (black's, standalone, names reserved): tests/test_dataclass_converter.py.
+code (black's, standalone, names reserved, threads): tests/test_dataclass_converter.py.
 """
 
 from __future__ import annotations
@@ -236,7 +236,9 @@ def _generated(module: ir.Module, label: str) -> tuple[ModuleType, ModuleType]:
 
 def _differs(model: ir.Model, declarations: dict[str, ir.Declaration]) -> bool:
     """Whether the msgspec variant widens a union, or drops a key it cannot rename, somewhere in what
-    ``model`` holds (there it reads what the dataclass variant refuses, or reads it otherwise)."""
+    ``model`` holds (there it reads what the dataclass variant refuses, or reads it otherwise); or
+    holds a class whose tag field or value is not ASCII: msgspec's JSON decoder refuses a Struct its own
+    non-ASCII tag when read alone, and misses a non-ASCII tag field in a union."""
     seen, todo = set(), [model.name]
     while todo:
         d = declarations[todo.pop()]
@@ -245,6 +247,8 @@ def _differs(model: ir.Model, declarations: dict[str, ir.Declaration]) -> bool:
         seen.add(d.name)
         if isinstance(d, ir.Model) and not all(portable_wire_name(f.wire_name) for f in d.fields):
             return True
+        if isinstance(d, ir.Model) and d.tag and not all(str(t).isascii() for t in (d.tag.field, d.tag.value)):
+            return True  # msgspec 0.23's JSON decoder misreads such a tag: alone (value) or in a union (field)
         for t in [f.type for f in d.fields] if isinstance(d, ir.Model) else [d.type]:
             widening = Widening()
             legal(t, declarations, widening)
@@ -254,11 +258,15 @@ def _differs(model: ir.Model, declarations: dict[str, ir.Declaration]) -> bool:
     return False
 
 
+LONG_RUN = os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES")
+"""Set (as ``make fuzz`` sets it for tests/test_fuzz.py): that many random examples, not the same 150."""
+
+
 def test_random_schemas_and_payloads_read_alike() -> None:
     """Random documents, mostly of objects; payloads of their classes' IR, broken or not."""
     strict: Counter[str] = Counter()
 
-    @settings(max_examples=150, deadline=None, derandomize=True, database=None,
+    @settings(max_examples=int(LONG_RUN or 150), deadline=None, derandomize=not LONG_RUN, database=None,
               suppress_health_check=list(HealthCheck),
               phases=[Phase.explicit, Phase.generate] if os.environ.get("SCHEMAGEN_NO_SHRINK") else list(Phase))
     @given(st.data())
