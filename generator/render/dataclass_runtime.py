@@ -1,10 +1,9 @@
 """The converter each dataclass module carries: ``from_dict`` and ``to_dict`` for its classes.
 
-The text after the marker line is copied into every dataclass module that has a class, after its
-imports (the ``import`` lines above it); ``dataclass_formats`` adds formatted strings. It reads the
-type hints, the fields' ``metadata`` (``wire_name``, ``nullable``, ``null_default``) and the class
-keywords (``tag_field``, ``tag``, ``forbid_unknown_fields``), as docs/semantics.md says. Stdlib only,
-black's format, its top-level names reserved (``names.OUTPUT_NAMES``): tests/test_dataclass_conver*.py.
+What follows the marker line is copied after the imports (the ``import`` lines above it) of every
+dataclass module with a class; ``dataclass_formats`` adds formatted strings. It reads type hints,
+field ``metadata`` and class keywords as docs/semantics.md says: stdlib only, black's format, its
+top-level names reserved (``names.OUTPUT_NAMES``); tests/test_dataclass_conver*.py check it.
 """
 
 from __future__ import annotations
@@ -199,8 +198,7 @@ def _type(hint: typing.Any) -> _Type:
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         args, origin = tuple[typing.Any, ...](hint), typing.Literal
     if origin is typing.Literal:
-        # an enum's by value
-        return _choice([(getattr(a, "value", a), a) for a in args])
+        return _choice([(getattr(a, "value", a), a) for a in args])  # enums by value
     if origin in (list, tuple, dict):
         return (
             _container(origin, args),

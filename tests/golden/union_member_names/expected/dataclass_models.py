@@ -191,8 +191,7 @@ def _type(hint: typing.Any) -> _Type:
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         args, origin = tuple[typing.Any, ...](hint), typing.Literal
     if origin is typing.Literal:
-        # an enum's by value
-        return _choice([(getattr(a, "value", a), a) for a in args])
+        return _choice([(getattr(a, "value", a), a) for a in args])  # enums by value
     if origin in (list, tuple, dict):
         return (
             _container(origin, args),
