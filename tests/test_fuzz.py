@@ -208,6 +208,10 @@ FOUND: list[tuple[str, dict[str, object]]] = [
     ("a definition of type null: `N = None` is a variable to mypy",
      {"definitions": {"N": {"type": "null"}, "L": {"items": {"$ref": "#/definitions/N"}}},
       "properties": {"n": {"$ref": "#/definitions/N"}}}),
+    ("an object default where msgspec widens the union to dict[str, Any]: a Struct for a dict", {
+        "properties": {"a": {"anyOf": [{"type": "object", "properties": {"x": {"type": "integer"}}},
+                                       {"type": "object", "properties": {"y": {"type": "string"}}}],
+                             "default": {"y": "s"}}}}),
 ]
 """Inputs the generator crashed on: each must now give good code or a clean error."""
 
