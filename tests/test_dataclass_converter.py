@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 import threading
 
+import pytest
+
 from conftest import bench_module
 from generator.names import MODULE_NAMES, OUTPUT_NAMES
 from generator.render import dataclass as dataclass_variant
@@ -77,6 +79,17 @@ def test_another_thread_never_uses_a_plan_being_worked_out() -> None:
         assert results == [payload] * 8
     finally:
         modules.forget_module(dc)
+
+
+def test_the_error_is_a_value_error_that_ends_with_the_json_path() -> None:
+    """One exception type per module, a ``ValueError``, in msgspec's words with the path at the end."""
+    from generated.openai import dataclass_models as dc
+
+    assert issubclass(dc.DecodeError, ValueError)
+    choice = {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": 1}}
+    with pytest.raises(dc.DecodeError) as raised:
+        dc.ChatCompletionChoice.from_dict(choice)
+    assert str(raised.value) == "Expected `str | null`, got `int` - at `$.message.content`"
 
 
 def test_a_generated_dataclass_module_imports_the_standard_library_only() -> None:
