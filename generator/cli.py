@@ -1,4 +1,5 @@
-"""The command line: ``generate``, ``render``, ``ir``, ``diff``. Problems are reported, never raised at the user."""
+"""The command line: ``generate``, ``render``, ``ir``, ``diff``, ``compare``. Problems are reported, never raised at
+the user."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def _main(argv: list[str] | None) -> int:
     if args.project is None and hasattr(args, "path"):  # `render`, `ir`: the project PATH is in
         args.path = args.path.absolute()
         args.project = configuration.find_root(args.path)
-    elif args.project is None:
+    elif args.project is None and not getattr(args, "own_projects", False):
         args.project = Path(".")
     try:
         return int(args.run(args))
@@ -93,6 +94,15 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("--format", choices=("text", "markdown"), default="text")
     diff.add_argument("--fail-on-breaking", action="store_true", help="exit 1 when a change is breaking")
     diff.set_defaults(run=_diff)
+
+    compare = commands.add_parser("compare", help="where one input's models refuse payloads another's accept")
+    compare.add_argument("a", metavar="A", help="PATH[#Name]: an input file or folder, and a declaration in it "
+                                                "(default: its root)")
+    compare.add_argument("b", metavar="B", help="PATH[#Name], the same for the other side")
+    compare.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    compare.add_argument("--fail-on-incompatible", action="store_true",
+                         help="exit 1 when a payload A accepts may be refused by B (an a->b difference)")
+    compare.set_defaults(run=_compare, own_projects=True)  # each side is read in the project it is in
 
     return parser
 
@@ -170,6 +180,27 @@ def _diff(args: argparse.Namespace) -> int:
     sys.stdout.write(report.markdown(found) if args.format == "markdown" else report.text(found))
     print(report.summary(found, args.base), file=sys.stderr)
     return 1 if args.fail_on_breaking and any(c.breaking for c in found) else 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    """Both sides lowered, in their own projects (or ``--project``), and compared in both directions."""
+    from .compare import compare, report, sides
+
+    loaded = []
+    for letter, spec in (("A", args.a), ("B", args.b)):
+        try:
+            loaded.append(sides.load(spec, args.project))
+        except sides.CompareError as exc:
+            print(f"error: {letter}: {exc}", file=sys.stderr)
+            return 1
+        except SchemaError as exc:
+            _report(exc.diagnostics, sides.project_of(spec, args.project))
+            return 1
+    found = compare(*loaded)
+    formats = {"text": report.text, "markdown": report.markdown, "json": report.as_json}
+    sys.stdout.write(formats[args.format](found))
+    print(report.summary(found), file=sys.stderr)
+    return 1 if args.fail_on_incompatible and found.count("a->b") else 0
 
 
 def _warn(args: argparse.Namespace, warnings: list[Diagnostic]) -> None:

@@ -1,0 +1,97 @@
+"""``schemagen compare A B``: does code typed with one side's models accept the other side's payloads?
+
+``compare(a, b)`` pairs the two roots and what they hold (``check``), in both directions: an
+``a->b`` difference is a place where some payload A's model accepts is refused by B's (a client
+typed with B's models, receiving A's responses, fails there); ``b->a`` the mirror; ``docs`` a
+description that differs. Each ``a->b``/``b->a`` difference carries a witness where one can be built
+(``witness``): a whole payload of the accepting root that its msgspec model decodes and the other
+side's refuses. ``sides`` reads ``PATH[#Name]``; ``report`` prints the result.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from .check import Checker, Found
+from .shapes import JSON
+from .sides import Side
+from .values import Builder
+from .witness import witness
+
+Direction = Literal["a->b", "b->a", "docs"]
+DIRECTIONS: tuple[Direction, ...] = ("a->b", "b->a", "docs")
+Segments = tuple[tuple[str, str | int | None], ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Difference:
+    direction: Direction
+    where: str
+    """The path from the root: ``choices[].finish_reason`` (``""``: the root itself)."""
+    a: str
+    """The declaration of A that holds the place (the model whose field it is)."""
+    b: str
+    field: str | None
+    """The wire name of that model's field the place is in."""
+    what: str
+    witness: JSON
+    segments: Segments = ()
+    """``where`` as steps: (``field``, key), (``item``, None), (``index``, i), (``value``, None), (``member``, label)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    a: str
+    b: str
+    pairs: list[tuple[str, str]]
+    """The declarations of A and B met at the same place, in the order they were met."""
+    differences: list[Difference]
+
+    def count(self, direction: Direction) -> int:
+        return sum(d.direction == direction for d in self.differences)
+
+
+def compare(a: Side, b: Side) -> Comparison:
+    forward = Checker(a, b, ("A", "B"), docs=True).run()
+    backward = Checker(b, a, ("B", "A")).run()
+    builder = Builder(a, b)
+    found: list[Difference] = []
+    for f in forward.found:
+        found.append(_difference("a->b", f, f.acc_decl, f.oth_decl, *witness(f, a, b, builder, ("A", "B"))))
+    for f in backward.found:
+        found.append(_difference("b->a", f, f.oth_decl, f.acc_decl, *witness(f, b, a, builder, ("B", "A"))))
+    for f in forward.notes:
+        found.append(_difference("docs", f, f.acc_decl, f.oth_decl, None, None))
+    unique = {(d.direction, d.where, d.what): d for d in reversed(found)}  # the first of each, kept
+    rank = {direction: i for i, direction in enumerate(DIRECTIONS)}
+    ordered = sorted(reversed(unique.values()), key=lambda d: (rank[d.direction], d.where))
+    pairs = list(dict.fromkeys([*forward.pairs, *((p, q) for q, p in backward.pairs)]))
+    return Comparison(a.label, b.label, pairs, ordered)
+
+
+def _difference(direction: Direction, f: Found, a: str, b: str, payload: JSON, why: str | None) -> Difference:
+    what = f.what if why is None else f"{f.what} (no witness: {why})"
+    return Difference(direction, where(f.segments), a, b, f.field, what, payload, f.segments)
+
+
+PLAIN_KEY = re.compile(r"[A-Za-z_$][\w$-]*")
+
+
+def where(segments: Segments) -> str:
+    """``choices[].message.tool_calls[]<type='function'>.type``; a key that is no plain word is quoted
+    (``["a.b"]``), ``{}`` is any key of a map."""
+    text = ""
+    for kind, key in segments:
+        if kind == "field":
+            assert isinstance(key, str)
+            text += ("." if text else "") + key if PLAIN_KEY.fullmatch(key) else f"[{json.dumps(key)}]"
+        elif kind == "index":
+            text += f"[{key}]"
+        elif kind == "member":
+            text += f"<{key}>"
+        else:
+            text += "[]" if kind == "item" else "{}"
+    return text
