@@ -62,6 +62,7 @@ class Found:
     trail: tuple[Step, ...] = ()
     edit: Edit | None = None
     why: str | None = None
+    """What to say when no witness is found (a limit msgspec does not check, a pattern)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,7 +110,7 @@ class Checker:
     def types(self, a: Typed, b: Typed, place: Place) -> None:
         x, y = self.letters
         if isinstance(a.type, ir.Ref) and isinstance(b.type, ir.Ref):
-            self.pairs.setdefault((a.scope.named(a.type.name), b.scope.named(b.type.name)))
+            self.pairs.setdefault((_named(a), _named(b)))
         mine, theirs = flatten(a.type, a.scope), flatten(b.type, b.scope)
         their_kinds = {kind(m.type) for m in theirs}
         if "any" in their_kinds or not mine:
@@ -142,7 +143,8 @@ class Checker:
             here = place.labelled(label(m, o)) if twice else place
             self.member(m, o, b, here, tagged)
             integers = candidates("int", theirs)
-            if k == "float" and integers and integers[0] is not o:  # msgspec decodes an integer as the int member
+            mine_ints = [t for t in others if kind(t.type) == "int"]
+            if k == "float" and integers and integers[0] is not o and not mine_ints:  # integers go to the int member
                 whole = Typed(constrain(ir.Scalar("int"), limits(m.type)), m.scope)
                 self.scalar(whole, integers[0], b, here)
 
@@ -264,6 +266,13 @@ class Checker:
             what = (f"description only in {x}" if theirs is None else f"description only in {y}" if mine is None
                     else "description differs")
             self.notes.append(Found(place.segments, place.acc_decl, place.oth_decl, place.field, what))
+
+
+def _named(t: Typed) -> str:
+    """The name of the declaration the reference ``t`` names, as the output shows it."""
+    assert isinstance(t.type, ir.Ref)
+    declaration, there = t.scope.resolve(t.type)
+    return there.named(declaration.name)
 
 
 def _words(doc: str | None) -> str | None:

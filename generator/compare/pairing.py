@@ -44,10 +44,12 @@ def candidates(k: str, theirs: list[Typed]) -> list[Typed]:
 
 
 def best(m: Typed, candidates: list[Typed]) -> Typed:
-    """The candidate ``m`` pairs with: the same format or shape; the same name, tag; else the most keys in common."""
+    """The candidate ``m`` pairs with: the same type; the same format or shape; the same name, tag; the
+    most keys in common; the fewest limits it lacks."""
     if len(candidates) == 1:
         return candidates[0]
-    return max(candidates, key=lambda c: _likeness(m, c))
+    return max(candidates, key=lambda c: (m.type == c.type, _likeness(m, c),
+                                          -len(bounds.loosened(limits(m.type), own_limits(c), False, "", ""))))
 
 
 def _likeness(m: Typed, c: Typed) -> tuple[int, ...]:
@@ -63,7 +65,7 @@ def _likeness(m: Typed, c: Typed) -> tuple[int, ...]:
     tagged = tag is not None and constant(m, tag.field) == tag.value
     named = isinstance(mine, ir.Ref) and isinstance(theirs, ir.Ref) and mine.name == theirs.name
     shared = len(keys & set(mine_keys)) * 1000 // max(1, len(keys | set(mine_keys)))
-    return (named, tagged, shared)
+    return (type(mine) is type(theirs), named, tagged, shared)
 
 
 def _keys(t: Typed) -> Iterator[str]:
