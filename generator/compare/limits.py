@@ -24,7 +24,7 @@ class Loosened:
     names: tuple[str, ...]
     """The limits of ``b`` that make the difference."""
     why: str | None = None
-    """Why no payload shows it, when that is known before trying."""
+    """What to say when no payload shows it."""
 
 
 def loosened(a: ir.Constraints, b: ir.Constraints, integer: bool, x: str, y: str,
@@ -49,8 +49,9 @@ def loosened(a: ir.Constraints, b: ir.Constraints, integer: bool, x: str, y: str
                             if isinstance(step, float) and not step.is_integer() else None)
         found.append(Loosened(f"multiple_of {step!r} in {y}, {_or_none(a.multiple_of)} in {x}", ("multiple_of",), why))
     if b.pattern is not None and a.pattern != b.pattern:
+        hard = f"no string was found that {x}'s model takes and {y}'s pattern refuses"
         found.append(Loosened(f"pattern {b.pattern!r} in {y}, {_or_none(a.pattern, repr)} in {x}", ("pattern",),
-                              unchecked))
+                              unchecked or hard))
     if b.unique_items and not a.unique_items:
         found.append(Loosened(f"unique items in {y}, not in {x}", ("unique_items",),
                               f"{y}'s msgspec model does not check unique items"))

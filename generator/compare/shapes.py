@@ -19,10 +19,13 @@ import binascii
 import datetime
 import decimal
 import json
+import math
+import operator
 import re
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
+from fractions import Fraction
 
 from .. import ir
 from ..names import portable_wire_name
@@ -257,9 +260,8 @@ def within(value: JSON, c: ir.Constraints, *, decoding: bool) -> bool:
             return False
         return True
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        for bound, holds in (("ge", value.__ge__), ("gt", value.__gt__), ("le", value.__le__), ("lt", value.__lt__)):
-            limit = getattr(c, bound)
-            if limit is not None and not holds(limit):
+        for limit, holds in ((c.ge, operator.ge), (c.gt, operator.gt), (c.le, operator.le), (c.lt, operator.lt)):
+            if limit is not None and not holds(value, limit):
                 return False
         step = c.multiple_of
         if step is not None and not (decoding and isinstance(step, float) and not step.is_integer()):
@@ -270,8 +272,9 @@ def within(value: JSON, c: ir.Constraints, *, decoding: bool) -> bool:
 def _multiple(value: int | float, step: int | float) -> bool:
     if isinstance(value, int) and isinstance(step, int):
         return value % step == 0
-    quotient = value / step
-    return abs(quotient - round(quotient)) < 1e-9
+    if math.isinf(value):
+        return False
+    return (Fraction(value) / Fraction(step)).denominator == 1
 
 
 def _unique(items: list[JSON]) -> bool:

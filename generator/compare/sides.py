@@ -106,7 +106,7 @@ def _find(module: ir.Module, name: str, display: str) -> ir.Declaration:
         return by_class[name]
     names = [_last_token(d.origin.pointer) or d.name if d.origin else d.name for d in module.declarations
              if not d.inline] + list(by_class)
-    close = difflib.get_close_matches(name, names, n=3)
+    close = difflib.get_close_matches(name, list(dict.fromkeys(names)), n=3)
     hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
     raise CompareError(f"{display}: no declaration {name!r}{hint}")
 
