@@ -92,7 +92,7 @@ def _member(m: Typed, keys: list[str], builder: Builder, depth: int) -> st.Searc
         low = max(c.min_length or 0, 0)
         high = min(low + 2, c.max_length if c.max_length is not None else low + 2)
         items = instances(Typed(b.item, m.scope), keys, builder, depth + 1)
-        return st.lists(items, min_size=low, max_size=high) if high >= low else st.nothing()
+        return st.lists(items, min_size=low, max_size=high) if low <= high and low <= 20 else st.nothing()
     if isinstance(b, ir.Map):
         values = instances(Typed(b.value, m.scope), keys, builder, depth + 1)
         return st.dictionaries(st.sampled_from(keys), values, max_size=2)

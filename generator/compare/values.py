@@ -128,12 +128,6 @@ class Builder:
                     yield self.items(m, p, count, depth)
                 except NoValue:
                     continue
-            if limits(m.type).unique_items is False and count_ok(mine, 2):
-                try:
-                    item = self.items(m, p, 1, depth)
-                    yield item * 2
-                except NoValue:
-                    pass
 
     def _objects(self, m: Typed, partners: list[Typed], depth: int) -> Iterator[JSON]:
         for p in [p for p in partners if kind(p.type) == "object"] or [m]:
@@ -141,10 +135,6 @@ class Builder:
                 yield self.instance(m, p, depth=depth)
             except NoValue:
                 continue
-
-
-def count_ok(sizes: tuple[int, float], count: int) -> bool:
-    return sizes[0] <= count <= sizes[1]
 
 
 def fresh_key(taken: Mapping[str, JSON], *objects: Typed) -> str:
