@@ -148,6 +148,22 @@ def test_references_to_another_input_are_followed(project: Path) -> None:
     assert pairs == [["List", "List"], ["items.Item", "ListItemsItem"]]
 
 
+def test_a_listed_input_is_compared_with_its_settings(project: Path) -> None:
+    """Its overlays and its required_defaults, as `generate` reads it."""
+    with_default = {**PROVIDER["properties"], "id": {"type": "string", "default": ""}}
+    write(project / "schemas" / "defaults.json", {**PROVIDER, "required": ["id", "model", "choices"], "properties": with_default})
+    write(project / "mends" / "provider.json", {"overlay": "1.0.0", "info": {"title": "t", "version": "1"}, "actions": [
+        {"target": "$.required[?@ == 'choices']", "remove": True}]})
+    plain = run(project, "compare", "schemas/provider.json", "schemas/defaults.json")
+    assert plain.stdout == "a->b  id: required in B, optional in A\n", plain.stderr
+    (project / "pyproject.toml").write_text(
+        '[tool.schemagen]\nschemas = "schemas"\n\n[[tool.schemagen.inputs]]\npath = "schemas/provider.json"\n'
+        'overlays = ["mends/provider.json"]\n\n[[tool.schemagen.inputs]]\npath = "schemas/defaults.json"\n'
+        'required_defaults = "optional"\n')
+    listed = run(project, "compare", "schemas/provider.json", "schemas/defaults.json")
+    assert listed.stdout == "a->b  choices: required in B, optional in A\n", listed.stderr
+
+
 def _readme_example() -> tuple[str, str]:
     """The command and the output the README shows for the provider against OpenAI's description."""
     text = (ROOT / "README.md").read_text()

@@ -3,10 +3,11 @@ declaration it names.
 
 PATH is an input file or folder, in the project it is in (the nearest folder above it whose
 ``pyproject.toml`` holds ``[tool.schemagen]``), or in ``--project DIR`` with PATH relative to DIR.
-The inputs it refers to are lowered too, so that a reference to another input's declaration can be
-followed. ``Name`` is a declaration as the schema names it (its key under ``definitions``,
-``$defs`` or ``components/schemas``, or a component file's name), or its class name, or a JSON
-pointer (``#/definitions/X``); without it, the input's root.
+An input listed under ``[[tool.schemagen.inputs]]`` keeps its settings there (name, dialect,
+overlays, ``required_defaults``). The inputs it refers to are lowered too, so that a reference to
+another input's declaration can be followed. ``Name`` is a declaration as the schema names it (its
+key under ``definitions``, ``$defs`` or ``components/schemas``, or a component file's name), or its
+class name, or a JSON pointer (``#/definitions/X``); without it, the input's root.
 """
 
 from __future__ import annotations
@@ -57,7 +58,9 @@ def load(spec: str, project: Path | None) -> Side:
     if not text or not path.exists():
         raise CompareError(f"{spec}: no input {text!r} (no such file or folder)")
     cfg = configuration.load(project_of(spec, project))
-    [source] = discover(dataclasses.replace(cfg, inputs=(InputSpec(str(path)),)))
+    listed = [s for s in cfg.inputs or () if (cfg.root / s.path).resolve() == path.resolve()]
+    one = dataclasses.replace(listed[0], path=str(path)) if listed else InputSpec(str(path))  # its settings kept
+    [source] = discover(dataclasses.replace(cfg, inputs=(one,)))
     try:  # the project's other inputs, for references to them
         others = [o for o in discover(cfg) if o.display != source.display]
     except SchemaError:
