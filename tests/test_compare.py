@@ -6,7 +6,6 @@ difference is).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,8 @@ from generator.compare import Comparison, where
 from generator.compare.sides import load
 
 from golden import ROOT
+
+OPENAI_API = ROOT / "examples" / "openai" / "schemas" / "openai_api.yaml"
 
 
 def _object(properties: dict[str, Any], required: tuple[str, ...] = (), title: str = "Root", **more: Any) -> dict[str, Any]:
@@ -260,16 +261,11 @@ def test_where_quotes_keys_that_are_no_plain_word() -> None:
     assert where((("field", "a.b"), ("value", None), ("index", 0), ("member", "type='x'"))) == '["a.b"]{}[0]<type=\'x\'>'
 
 
-def test_every_witness_of_the_provider_against_openai_is_shown_by_the_real_models(tmp_path: Path) -> None:
-    """The README's example: each witness decoded by both sides' msgspec models (OpenAI's whole description)."""
-    from conftest import shared
-
-    (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\nschemas = "schemas"\n')
-    (tmp_path / "schemas").mkdir()
-    shutil.copy(ROOT / "schemas" / "chat_completion_out.json", tmp_path / "schemas")
-    shutil.copy(shared("corpora/openai/openapi.yaml"), tmp_path / "schemas" / "openai_api.yaml")
-    provider = load("schemas/chat_completion_out.json", tmp_path)
-    openai = load("schemas/openai_api.yaml#CreateChatCompletionResponse", tmp_path)
+def test_every_witness_of_the_provider_against_openai_is_shown_by_the_real_models() -> None:
+    """The README's example: each witness decoded by both sides' msgspec models (OpenAI's whole
+    description, vendored in examples/openai)."""
+    provider = load(str(ROOT / "schemas" / "chat_completion_out.json"), None)
+    openai = load(str(OPENAI_API) + "#CreateChatCompletionResponse", None)
     found = run(provider, openai)
     a, b = models(provider), models(openai)
     shown = [d for d in found.differences if d.witness is not None]
