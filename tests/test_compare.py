@@ -6,6 +6,7 @@ difference is).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ def payload_lines(found: Comparison) -> list[str]:
 # The rules, each one way and its mirror ------------------------------------------------------
 
 
-@pytest.mark.parametrize(("a", "b", "expected"), [
+VALUES = [
     ({"x": {"type": "string"}}, {"x": {"type": "string"}},
      []),
     ({"x": {"type": "string"}, "r": {"type": "string"}}, {"x": {"type": "string"}},
@@ -68,10 +69,18 @@ def payload_lines(found: Comparison) -> list[str]:
      ["a->b x: str in A, str (date-time) in B"]),
     ({"x": {}}, {"x": {"type": "boolean"}},
      ["a->b x: any value in A, bool in B"]),
-], ids=["same", "required", "enum", "member", "type", "number", "nullable", "literal", "format", "any"])
+]
+VALUE_IDS = ["same", "required", "enum", "member", "type", "number", "nullable", "literal", "format", "any"]
+
+
+@pytest.mark.parametrize(("a", "b", "expected"), VALUES, ids=VALUE_IDS)
 def test_values_types_and_members(tmp_path: Path, a: dict[str, Any], b: dict[str, Any], expected: list[str]) -> None:
-    required = tuple(k for k in ("r",) if k in a)
-    assert payload_lines(compared(tmp_path, _object(a, required), _object(b))) == expected
+    assert payload_lines(compared(tmp_path, _with_r(a), _with_r(b))) == expected
+
+
+def _with_r(properties: dict[str, Any]) -> dict[str, Any]:
+    """The object of ``properties``, requiring ``r`` where it is one of them."""
+    return _object(properties, tuple(k for k in ("r",) if k in properties))
 
 
 def test_required_optional_and_absent_both_ways(tmp_path: Path) -> None:
@@ -85,7 +94,7 @@ def test_required_optional_and_absent_both_ways(tmp_path: Path) -> None:
     ]
 
 
-@pytest.mark.parametrize(("a", "b", "expected"), [
+LIMITS = [
     ({"type": "string", "maxLength": 5}, {"type": "string", "maxLength": 3, "minLength": 1},
      ["a->b x: min_length 1 in B, none in A", "a->b x: max_length 3 in B, 5 in A"]),
     ({"type": "integer", "minimum": 0}, {"type": "integer", "exclusiveMinimum": 0, "maximum": 10},
@@ -98,11 +107,38 @@ def test_required_optional_and_absent_both_ways(tmp_path: Path) -> None:
      ["b->a x: pattern '^[a-z]+$' in A, none in B"]),
     ({"type": "array", "items": {"type": "string"}}, {"type": "array", "items": {"type": "string"}, "minItems": 1},
      ["a->b x: min_length 1 in B, none in A"]),
-], ids=["lengths", "bounds", "same-integer-bound", "multiple", "pattern", "items"])
+]
+LIMIT_IDS = ["lengths", "bounds", "same-integer-bound", "multiple", "pattern", "items"]
+
+
+@pytest.mark.parametrize(("a", "b", "expected"), LIMITS, ids=LIMIT_IDS)
 def test_limits(tmp_path: Path, a: dict[str, Any], b: dict[str, Any], expected: list[str]) -> None:
     found = compared(tmp_path, _object({"x": a}), _object({"x": b}))
     assert payload_lines(found) == expected
     assert all(d.witness is not None for d in found.differences if d.direction != "docs")
+
+
+def mirrored(line: str) -> str:
+    """The line A against B gives, as B against A says it: the directions and the letters swapped."""
+    swap = {"A": "B", "B": "A", "a->b": "b->a", "b->a": "a->b"}
+    return re.sub(r"\b[AB]\b|a->b|b->a", lambda m: swap[m.group(0)], line)
+
+
+STRING = {"type": "string"}
+MIRRORED = [
+    *((_with_r(a), _with_r(b)) for a, b, _ in VALUES),
+    *((_object({"x": a}), _object({"x": b})) for a, b, _ in LIMITS),
+    (_object({"x": STRING, "extra": {"type": "integer"}}), _object({"x": STRING}, additionalProperties=False)),
+    (_object({"x": STRING}), _object({"x": STRING, "fingerprint": STRING})),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), MIRRORED, ids=[*VALUE_IDS, *LIMIT_IDS, "unknown-keys", "untyped-key"])
+def test_each_rule_the_other_way_round_is_its_mirror(tmp_path: Path, a: dict[str, Any], b: dict[str, Any]) -> None:
+    """B against A reports each line of A against B, the other way round, and no other."""
+    forward = payload_lines(compared(tmp_path / "ab", a, b))
+    backward = payload_lines(compared(tmp_path / "ba", b, a))
+    assert sorted(map(mirrored, forward)) == sorted(backward)
 
 
 def test_a_limit_msgspec_does_not_check_or_a_pattern_no_string_is_found_for_has_no_witness(tmp_path: Path) -> None:
