@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 
 from . import nodes as ir
@@ -80,6 +80,22 @@ def top_types(d: ir.Declaration) -> Iterator[ir.Type]:
 def declaration_refs(d: ir.Declaration) -> Iterator[str]:
     for t in top_types(d):
         yield from refs(t)
+
+
+def reachable(module: ir.Module, roots: Iterable[str]) -> ir.Module:
+    """``module`` with only the declarations named in ``roots`` and those they refer to, directly or
+    not, in their order."""
+    by_name = {d.name: d for d in module.declarations}
+    kept: set[str] = set()
+    pending = list(roots)
+    while pending:
+        name = pending.pop()
+        if name not in kept and name in by_name:
+            kept.add(name)
+            pending.extend(declaration_refs(by_name[name]))
+    if len(kept) == len(by_name):
+        return module
+    return ir.Module(tuple(d for d in module.declarations if d.name in kept), module.root)
 
 
 def all_types(module: ir.Module) -> Iterator[ir.Type]:

@@ -12,7 +12,7 @@ from typing import Any
 from .. import ir
 from ..diagnostics import Reporter
 from ..frontend.schema import Schema, SchemaSet
-from ..ir.walk import declaration_refs, map_declaration_types, map_refs
+from ..ir.walk import map_declaration_types, map_refs, reachable
 from ..names import unique
 from . import arrays, objects, references, unions
 from .constraints import constrain, scalar
@@ -47,7 +47,9 @@ def lower(schemas: SchemaSet, reporter: Reporter, external: External | None = No
         if not key.startswith("#"):
             copied.update(range(start, len(lowering.declarations)))
     module = lowering.module()
-    return _referred_to(module, {d.name for i, d in enumerate(lowering.declarations) if d and i not in copied})
+    if not copied:
+        return module
+    return reachable(module, [d.name for i, d in enumerate(lowering.declarations) if d and i not in copied])
 
 
 class Lowering:
@@ -244,17 +246,3 @@ class Lowering:
                 self.scope.reporter.warn(schema.loc.child(keyword), f"`{keyword}` is not supported; it is not enforced",
                                          kind="unsupported keyword")
 
-
-def _referred_to(module: ir.Module, own: set[str]) -> ir.Module:
-    """``module`` with only the declarations of ``own`` and those they refer to, directly or not."""
-    by_name = {d.name: d for d in module.declarations}
-    if len(own) == len(by_name):
-        return module
-    kept: set[str] = set()
-    pending = sorted(own)
-    while pending:
-        name = pending.pop()
-        if name not in kept and name in by_name:
-            kept.add(name)
-            pending.extend(declaration_refs(by_name[name]))
-    return ir.Module(tuple(d for d in module.declarations if d.name in kept), module.root)

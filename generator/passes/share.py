@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from .. import ir
 from ..diagnostics import Reporter
-from ..ir.walk import declaration_refs, map_declaration_types, map_refs, rename_all
+from ..ir.walk import declaration_refs, map_declaration_types, map_refs, reachable, rename_all
 
 
 def share(module: ir.Module, reporter: Reporter) -> ir.Module:
@@ -57,15 +57,7 @@ def _reachable(module: ir.Module, gone: set[str], before: dict[str, ir.Declarati
         if d is not None and d.inline and n not in candidates and n not in gone:
             candidates.add(n)
             todo.extend(declaration_refs(d))
-    by_name = {d.name: d for d in module.declarations}
-    used: set[str] = set()
-    todo = [d.name for d in module.declarations if d.name not in candidates]
-    while todo:
-        n = todo.pop()
-        if n not in used and n in by_name:
-            used.add(n)
-            todo.extend(declaration_refs(by_name[n]))
-    return ir.Module(tuple(d for d in module.declarations if d.name in used), module.root)
+    return reachable(module, [d.name for d in module.declarations if d.name not in candidates])
 
 
 def _outline(d: ir.Declaration) -> tuple[object, ...]:
