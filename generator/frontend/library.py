@@ -16,7 +16,7 @@ from urllib.parse import urldefrag
 
 from ..diagnostics import SchemaError
 from . import metaschemas
-from .read import SUFFIXES, read_document
+from .read import SUFFIXES, read_document, schema_files
 
 REFS_SETTING = "[tool.schemagen.refs]"
 
@@ -92,7 +92,7 @@ class Library:
         if folder not in self._ids:
             found: dict[str, str] = {}
             base = self.root / folder
-            for path in sorted(p for p in base.rglob("*") if p.suffix in SUFFIXES and p.is_file()):
+            for path in schema_files(base, nested=True):
                 display = folder + path.relative_to(base).as_posix()
                 try:
                     document = read_document(path, display)

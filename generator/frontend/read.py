@@ -13,6 +13,12 @@ from ..diagnostics import Diagnostic, Location, SchemaError
 SUFFIXES = (".json", ".yaml", ".yml")
 
 
+def schema_files(folder: Path, *, nested: bool = False) -> list[Path]:
+    """The schema files (``SUFFIXES``) directly in ``folder``, or with ``nested`` in its subfolders
+    too, in path order."""
+    return sorted(p for p in (folder.rglob("*") if nested else folder.iterdir()) if p.suffix in SUFFIXES and p.is_file())
+
+
 def read_document(path: Path, display: str) -> Any:
     """Parse one file; a syntax error names the file, line and column."""
     return parse(read_text(path, display), path.suffix, display)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, Location, SchemaError
 from ..frontend.overlays import sniff
-from ..frontend.read import SUFFIXES
+from ..frontend.read import SUFFIXES, schema_files
 from ..names import identifier
 from .config import Config, InputSpec, display_path
 from .overlays import OverlayFile, Source, attach, in_folder
@@ -35,7 +35,7 @@ class Input:
     @property
     def files(self) -> list[Path]:
         if self.path.is_dir():
-            return sorted(p for p in self.path.iterdir() if p.suffix in SUFFIXES and p.is_file())
+            return schema_files(self.path)
         return [self.path]
 
     @property

@@ -12,7 +12,7 @@ from pathlib import Path
 from ..cache.fingerprint import Results, fingerprint
 from ..cache.store import Cache
 from ..diagnostics import Diagnostic, SchemaError
-from ..frontend.read import SUFFIXES
+from ..frontend.read import schema_files
 from .config import Config
 from .inputs import Input, discover
 from .write import MARKER
@@ -36,7 +36,8 @@ def plan(config: Config) -> Result:
     """
     sources = discover(config)
     store = Cache.from_environment()
-    mapped = [(f"refs {prefix}", _schema_files(folder)) for prefix, folder in config.refs]
+    # what a run may read from the folders `refs` maps URLs to: a changed vendored document is a run to do
+    mapped = [(f"refs {prefix}", schema_files(folder, nested=True)) for prefix, folder in config.refs]
     key = fingerprint(repr(config), config.templates,
                       [(repr(s), [*s.files, *(o.path for o in s.overlays)]) for s in sources] + mapped)
     results = Results(store, repr(config), key) if store is not None and key is not None else None
@@ -96,8 +97,3 @@ def _collector_paused() -> Iterator[None]:
         if enabled:
             gc.enable()
 
-
-def _schema_files(folder: Path) -> list[Path]:
-    """The schema files of a folder ``[tool.schemagen.refs]`` maps a URL to (and of its subfolders):
-    what a run may read from it, so a changed vendored document is no run with nothing to do."""
-    return sorted(p for p in folder.rglob("*") if p.suffix in SUFFIXES and p.is_file())
