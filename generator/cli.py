@@ -16,8 +16,7 @@ from .diagnostics import Diagnostic, SchemaError
 from .diagnostics.positions import locate
 from .ir.dump import dumps
 from .project import config as configuration, write
-from .project.config import ALL_VARIANTS, DIALECTS, InputSpec
-from .project.inputs import discover, display_path
+from .project.config import ALL_VARIANTS, DIALECTS
 from .project.plan import plan
 from .render.format import FormatError
 
@@ -133,24 +132,11 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
-    from .project.link import Linker  # (here: `generate` with nothing to do imports no stage)
+    from .project.link import one_input  # (here: `generate` with nothing to do imports no stage)
 
     cfg = configuration.load(args.project)
-    listed = [s for s in cfg.inputs or () if (cfg.root / s.path).resolve() == (cfg.root / args.path).resolve()]
-    spec = InputSpec(str(args.path), None, args.dialect, listed[0].overlays if listed else (),
-                     listed[0].required_defaults if listed else None)
-    [source] = discover(dataclasses.replace(cfg, inputs=(spec,)))
-    folder, where = cfg.schemas, "the schema folder"
-    if not source.path.resolve().is_relative_to(cfg.schemas.resolve()):  # its own folder, and nothing above
-        folder = source.path if source.path.is_dir() else source.path.parent
-        shown = display_path(folder, cfg.root)
-        where = "the folder of the rendered file" + (f" ({shown})" if shown not in ("./", ".") else "")
-    try:  # the project's other inputs (in that folder), for references to them
-        others = [o for o in discover(cfg) if o.display != source.display
-                  and o.path.resolve().is_relative_to(folder.resolve())]
-    except SchemaError:
-        others = []
-    module, warnings = Linker([*others, source], cfg.root, folder, refs=cfg.refs, where=where).lower(source)
+    source, linker = one_input(cfg, cfg.root / args.path, args.dialect)
+    module, warnings = linker.lower(source)
     _warn(args, warnings)
     sys.stdout.write(emit(module, source.label, cfg))
     return 0

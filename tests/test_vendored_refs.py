@@ -197,3 +197,29 @@ def test_render_outside_the_schema_folder_reads_the_files_beside_it_and_nothing_
     assert result.returncode == 1 and result.stdout == ""
     assert ("thing.json:1:68: #/properties/id/$ref: '../common.json' is outside the folder of the rendered file: "
             "it is not read") in result.stderr
+
+
+# --- every command reads a mapped URL as `generate` does --------------------------------------------
+
+
+def test_compare_reads_a_mapped_url_as_generate_does(tmp_path: Path) -> None:
+    project = vendored_project(tmp_path)
+    stricter = dict(APP, title="Strict", required=["root", "license"])
+    (project / "schemas" / "strict.json").write_text(json.dumps(stricter))
+    result = schemagen(project, "compare", "schemas/app.json", "schemas/strict.json")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "a->b  license: required in B, optional in A\n"
+
+
+def test_diff_reads_a_mapped_url_at_the_revision_as_generate_does(tmp_path: Path) -> None:
+    project = vendored_project(tmp_path)
+    env = {"PATH": os.environ["PATH"], "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "vendored"]):
+        subprocess.run(["git", *args], cwd=project, check=True, capture_output=True, env=env)
+    spdx = project / "schemas" / "vendor" / "schemastore" / "spdx-licenses.json"
+    spdx.write_text(spdx.read_text().replace('"enum": ["MIT", "Apache-2.0"]', '"enum": ["MIT"]'))
+    result = subprocess.run([sys.executable, "-m", "generator", "diff"], capture_output=True, text=True, cwd=project,
+                            env={**env, "PYTHONPATH": str(ROOT), "SCHEMAGEN_CACHE_DIR": os.environ["SCHEMAGEN_CACHE_DIR"]})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "BREAKING   app.Id: enum value 'Apache-2.0' removed\n"

@@ -12,7 +12,6 @@ class name, or a JSON pointer (``#/definitions/X``); without it, the input's roo
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 from collections.abc import Mapping
 from pathlib import Path
@@ -21,9 +20,8 @@ from .. import ir
 from ..diagnostics import SchemaError
 from ..ir.walk import all_types
 from ..project import config as configuration
-from ..project.config import InputSpec
-from ..project.inputs import Input, discover
-from ..project.link import Linker
+from ..project.inputs import Input
+from ..project.link import Linker, one_input
 
 
 class CompareError(Exception):
@@ -58,17 +56,10 @@ def load(spec: str, project: Path | None) -> Side:
     if not text or not path.exists():
         raise CompareError(f"{spec}: no input {text!r} (no such file or folder)")
     cfg = configuration.load(project_of(spec, project))
-    listed = [s for s in cfg.inputs or () if (cfg.root / s.path).resolve() == path.resolve()]
-    one = dataclasses.replace(listed[0], path=str(path)) if listed else InputSpec(str(path))  # its settings kept
-    [source] = discover(dataclasses.replace(cfg, inputs=(one,)))
-    try:  # the project's other inputs, for references to them
-        others = [o for o in discover(cfg) if o.display != source.display]
-    except SchemaError:
-        others = []
-    linker = Linker([*others, source], cfg.root, cfg.schemas)
+    source, linker = one_input(cfg, path)
     module, _ = linker.lower(source)
     modules = {source.name: module}
-    _referenced(module, {o.name: o for o in others}, linker, modules)
+    _referenced(module, {o.name: o for o in linker.by_file.values()}, linker, modules)
     declaration = _find(module, name, source.display)
     return Side(f"{source.display}#{declaration.name}", modules, source.name, declaration.name)
 

@@ -66,6 +66,17 @@ def load(root: Path) -> Config:
         raise SchemaError([_with_line(d, text) for d in exc.diagnostics]) from None
 
 
+def schema_folder(root: Path) -> Path:
+    """The schema folder the ``pyproject.toml`` at ``root`` names, read before anything is checked
+    (``load`` reports what is wrong with the file)."""
+    try:
+        table = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        table = {}
+    folder = table.get("tool", {}).get("schemagen", {}).get("schemas", "schemas")
+    return root / (folder if isinstance(folder, str) else "schemas")
+
+
 def find_root(path: Path) -> Path:
     """The project an input belongs to: the nearest folder above ``path`` whose ``pyproject.toml``
     holds ``[tool.schemagen]`` (or does not parse, so that ``load`` reports it); with none, the

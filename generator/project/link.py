@@ -4,26 +4,33 @@ other in a cycle would be modules importing each other, which is an error."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import ir
 from ..diagnostics import Diagnostic, Location, Reporter, SchemaError
 from ..frontend.bundle import Library
-from .inputs import Input, display_path
+from .config import Config, InputSpec, display_path
+from .inputs import Input, discover
 from .pipeline import Stages, to_ir
+
+if TYPE_CHECKING:
+    from ..frontend.dialects import Dialect
 
 
 class Linker:
-    def __init__(self, inputs: Sequence[Input], root: Path, folder: Path, stages: Stages = Stages(), *,
-                 refs: tuple[tuple[str, Path], ...] = (), where: str = "the schema folder") -> None:
-        """``folder``: the schema folder, where referenced files that are not inputs are read from
-        (``where`` names it in messages); ``refs``: the folders URL prefixes are read from."""
-        self.root = root
+    def __init__(self, inputs: Sequence[Input], config: Config, stages: Stages = Stages(), *,
+                 folder: Path | None = None, where: str = "the schema folder") -> None:
+        """``inputs`` as the project ``config`` reads them: referenced files that are not inputs are read
+        from its schema folder (or ``folder``, which ``where`` names in messages), URLs from the folders
+        its ``[tool.schemagen.refs]`` maps them to."""
+        self.root = config.root
         self.stages = stages
         self.by_file = {source.display: source for source in inputs if source.path.is_file()}
-        mapped = tuple((prefix, display_path(path, root).rstrip("/") + "/") for prefix, path in refs)
-        self.library = Library(root, folder, frozenset(self.by_file), mapped, where)
+        mapped = tuple((prefix, display_path(path, config.root).rstrip("/") + "/") for prefix, path in config.refs)
+        self.library = Library(config.root, folder or config.schemas, frozenset(self.by_file), mapped, where)
         self.done: dict[str, tuple[ir.Module | SchemaError, list[Diagnostic]]] = {}
         self.active: list[str] = []
 
@@ -65,3 +72,26 @@ class Linker:
             raise SchemaError([Diagnostic(where, f"{file!r} declares nothing at #{pointer}",
                                           "refer to one of its definitions")])
         return ir.Ref(names[pointer], module=target.name)
+
+
+def one_input(config: Config, path: Path, dialect: Dialect | None = None) -> tuple[Input, Linker]:
+    """The input at ``path`` as the project reads it (with the settings ``[[tool.schemagen.inputs]]``
+    lists for it; ``dialect`` instead of its own when given), and a linker over it and the project's
+    other inputs, for references to them. A path outside the schema folder is read in its own folder,
+    which stands for the schema folder in that run: nothing above it is read."""
+    listed = [s for s in config.inputs or () if (config.root / s.path).resolve() == path.resolve()]
+    spec = dataclasses.replace(listed[0], path=str(path)) if listed else InputSpec(str(path))
+    if dialect is not None:
+        spec = dataclasses.replace(spec, dialect=dialect)
+    [source] = discover(dataclasses.replace(config, inputs=(spec,)))
+    folder, where = config.schemas, "the schema folder"
+    if not source.path.resolve().is_relative_to(config.schemas.resolve()):
+        folder = source.path if source.path.is_dir() else source.path.parent
+        shown = display_path(folder, config.root)
+        where = "the folder of the rendered file" + (f" ({shown})" if shown not in ("./", ".") else "")
+    try:
+        others = [o for o in discover(config) if o.display != source.display
+                  and o.path.resolve().is_relative_to(folder.resolve())]
+    except SchemaError:
+        others = []
+    return source, Linker([*others, source], config, folder=folder, where=where)

@@ -61,7 +61,7 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     files: dict[Path, str] = {Path("__init__.py"): PACKAGE_INIT, Path("py.typed"): ""}
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
-    linker = Linker(sources, config.root, config.schemas, Stages.cached(store), refs=config.refs)
+    linker = Linker(sources, config, Stages.cached(store))
     for source in sources:
         try:
             with _collector_paused():

@@ -60,10 +60,13 @@ def modules_at(root: Path, rev: str) -> dict[str, ir.Module]:
         copy.mkdir(parents=True, exist_ok=True)
         try:
             _extract(root, commit, ["pyproject.toml"], repository)
+            # The schema folder first: it holds the overlays found beside inputs and the folders
+            # `refs` maps URLs to (which loading checks); an input may be, or list overlays, elsewhere.
+            _extract(root, commit, [os.path.relpath(configuration.schema_folder(copy), copy)], repository)
             cfg = configuration.load(copy)
-            # The schema folder holds the overlays found beside inputs; an input may list others.
-            wanted = [cfg.schemas, *(copy / p for spec in cfg.inputs or () for p in (spec.path, *spec.overlays))]
-            _extract(root, commit, [os.path.relpath(p, copy) for p in wanted], repository)
+            wanted = [copy / p for spec in cfg.inputs or () for p in (spec.path, *spec.overlays)]
+            if wanted:
+                _extract(root, commit, [os.path.relpath(p, copy) for p in wanted], repository)
             if cfg.inputs is None and not cfg.schemas.is_dir():
                 return {}
             if cfg.inputs is not None:
@@ -79,7 +82,7 @@ def _lower(cfg: configuration.Config) -> dict[str, ir.Module]:
     found: dict[str, ir.Module] = {}
     errors: list[Diagnostic] = []
     sources = discover(cfg)
-    linker = Linker(sources, cfg.root, cfg.schemas)
+    linker = Linker(sources, cfg)
     for source in sources:
         try:
             found[source.name], _ = linker.lower(source)
