@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
+from ..review.report import cell
 from . import DIRECTIONS, Comparison
 
 NOTHING = "no differences\n"
 ROOT = "(root)"
-MARKDOWN_PUNCTUATION = set("\\`*_[]<>|~")
 
 
 def text(c: Comparison) -> str:
@@ -25,7 +25,7 @@ def markdown(c: Comparison) -> str:
     rows = ["| direction | where | A | B | what |", "| --- | --- | --- | --- | --- |"]
     for d in c.differences:
         direction = d.direction if d.direction == "docs" else f"**{d.direction}**"
-        rows.append(f"| {direction} | `{d.where or ROOT}` | `{d.a}` | `{d.b}` | {_cell(d.what)} |")
+        rows.append(f"| {direction} | `{d.where or ROOT}` | `{d.a}` | `{d.b}` | {cell(d.what)} |")
     return "\n".join(rows) + "\n"
 
 
@@ -43,7 +43,3 @@ def summary(c: Comparison) -> str:
     counts = ", ".join(f"{c.count(d)} {d}" for d in DIRECTIONS)
     return f"{counts} ({c.a} as A, {c.b} as B); {len(c.pairs)} pairs of declarations"
 
-
-def _cell(value: str) -> str:
-    """Shown as written: Markdown punctuation escaped, a pipe would end the cell, a newline the row."""
-    return " ".join("".join("\\" + ch if ch in MARKDOWN_PUNCTUATION else ch for ch in value).split())

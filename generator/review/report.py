@@ -26,11 +26,11 @@ def markdown(changes: list[Change]) -> str:
     rows = ["| change | where | what |", "| --- | --- | --- |"]
     for c in changes:
         label = f"**{LABELS[c.severity]}**" if c.breaking else LABELS[c.severity]
-        rows.append(f"| {label} | `{c.where}` | {_cell(c.what)} |")
+        rows.append(f"| {label} | `{c.where}` | {cell(c.what)} |")
     return "\n".join(rows) + "\n"
 
 
-def _cell(value: str) -> str:
+def cell(value: str) -> str:
     """Shown as written: Markdown punctuation escaped, a pipe would end the cell, a newline the row."""
     return " ".join("".join("\\" + ch if ch in MARKDOWN_PUNCTUATION else ch for ch in value).split())
 
