@@ -316,7 +316,7 @@ def test_a_change_is_seen(project: Path, cache_dir: Path, monkeypatch: pytest.Mo
     elif change == "template":
         (project / "my_templates").mkdir()
         (project / "my_templates" / "msgspec.py.jinja").write_text(
-            (rendering.BUILTIN_TEMPLATES / "msgspec.py.jinja").read_text().replace("Struct{%", "Struct, frozen=True{%"))
+            (rendering.BUILTIN_TEMPLATES / "msgspec.py.jinja").read_text().replace('"Struct")', '"Struct, frozen=True")'))
         (project / "pyproject.toml").write_text((project / "pyproject.toml").read_text().replace(
             'output = "generated"', 'output = "generated"\ntemplates = "my_templates"'))
     else:
