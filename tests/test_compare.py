@@ -6,14 +6,20 @@ difference is).
 
 from __future__ import annotations
 
+import datetime
+import decimal
 import re
+import uuid
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from compare_tools import Models, lines, models, run, shows, side, side_of
 from generator.compare import Comparison, where
+from generator import ir
+from generator.compare.shapes import scalar_fits
 from generator.compare.sides import load
 
 from golden import ROOT
@@ -309,3 +315,32 @@ def test_every_witness_of_the_provider_against_openai_is_shown_by_the_real_model
     for d in shown:
         problem = shows(d, a, b) if d.direction == "a->b" else shows(d, b, a)
         assert problem is None, f"{d.direction} {d.where}: {d.what}: {problem}; witness {d.witness}"
+
+
+
+TRICKY: dict[str, tuple[type, list[str]]] = {  # strings near the edge of what msgspec reads as each format
+    "date-time": (datetime.datetime, [
+        "2024-01-02T03:04:05Z", "2024-01-02T03:04:05", "2024-01-02 03:04:05+01:00", "2024-01-02t03:04:05z",
+        "2024-01-02T03:04:05.123456789Z", "2024-01-02T03:04", "2024-1-02T03:04:05Z", "20240102T030405Z"]),
+    "date": (datetime.date, ["2024-01-02", "2024-1-2", "20240102", "2024-02-30"]),
+    "time": (datetime.time, ["03:04:05", "03:04", "03:04:05.5+01:00", "3:04:05", "03:04:05Z", "030405"]),
+    "uuid": (uuid.UUID, ["12345678-1234-5678-1234-567812345678", "12345678123456781234567812345678",
+                         "{12345678-1234-5678-1234-567812345678}", "urn:uuid:12345678-1234-5678-1234-567812345678"]),
+    "decimal": (decimal.Decimal, ["1.50", " 1.5", "NaN", "Infinity", "1e3", "1_000", "abc"]),
+    "base64": (bytes, ["aGVsbG8=", "aGVsbG8", "aGVs bG8=", "aGVsbG8=\n", "!!!!"]),
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(TRICKY))
+def test_a_formatted_string_fits_in_compare_exactly_where_msgspec_reads_it(fmt: ir.Format) -> None:
+    """``compare`` decides from the IR which side refuses a witness; for a formatted string it asks the
+    dataclass converter, which tests/test_dataclass_convert.py holds to msgspec. (Before, ``compare``
+    parsed with the standard library, and ``uuid.UUID`` takes braces and a ``urn:`` prefix.)"""
+    target, values = TRICKY[fmt]
+    for value in values:
+        try:
+            msgspec.json.decode(msgspec.json.encode(value), type=target)
+            reads = True
+        except msgspec.ValidationError:
+            reads = False
+        assert scalar_fits(value, ir.Scalar("str", fmt)) is reads, (value, reads)

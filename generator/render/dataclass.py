@@ -9,6 +9,8 @@ allows null there (``nullable``) or gives null as its default (``null_default``)
 
 from __future__ import annotations
 
+import builtins
+import importlib
 from collections.abc import Collection, Mapping
 from functools import cache
 from pathlib import Path
@@ -99,6 +101,33 @@ def converters() -> tuple[str, ...]:
     """Every prelude ``prelude`` writes."""
     core, formats = converter("dataclass_runtime.py")[1], converter("dataclass_formats.py")[1]
     return core, core + "\n\n\n" + formats
+
+
+def reads_format(value: object, fmt: ir.Format) -> bool | None:
+    """Whether ``value`` is read as a string of format ``fmt`` by the converter, and so by msgspec
+    (tests/test_dataclass_convert.py holds the two together); ``None`` where the variants have no
+    Python type for ``fmt`` (its value is the plain JSON type)."""
+    if fmt not in style.formats:
+        return None
+    from . import dataclass_formats  # noqa: F401  (fills the converter's readers of formatted strings)
+    from .dataclass_runtime import _FORMATS, _Fail
+
+    read = _FORMATS[_python_type(style.formats[fmt][1])][0]
+    try:
+        read(value)
+    except _Fail:
+        return False
+    return True
+
+
+def _python_type(expression: str) -> type:
+    """The type an annotation of ``style.formats`` names: ``datetime.date``, ``bytes``."""
+    head, _, rest = expression.partition(".")
+    found = importlib.import_module(head) if rest else getattr(builtins, head)
+    for part in rest.split(".") if rest else ():
+        found = getattr(found, part)
+    assert isinstance(found, type)
+    return found
 
 
 def _tops(d: ir.Declaration) -> list[ir.Type]:
