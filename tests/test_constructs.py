@@ -810,6 +810,28 @@ def test_bounds_keep_the_stricter_of_each_pair(tmp_path: Path, bounds: dict[str,
     msgspec.json.Decoder(module.N)
 
 
+@pytest.mark.parametrize(("limits", "warned"), [
+    ({"multipleOf": 2**70}, "#/definitions/N/multipleOf: a `multipleOf` beyond 64-bit integers on an integer is not enforced"),
+    ({"multipleOf": 1e20}, "#/definitions/N/multipleOf: a `multipleOf` beyond 64-bit integers on an integer is not enforced"),
+    ({"minimum": 2**70}, f"#/definitions/N/minimum: the bound >= {2**70} is beyond 64-bit integers; it is not enforced"),
+    ({"exclusiveMaximum": -(2**70)},
+     f"#/definitions/N/exclusiveMaximum: the bound < {-(2**70)} is beyond 64-bit integers; it is not enforced"),
+    ({"minimum": -(2**70), "maximum": 2**64 - 1}, None),
+], ids=["step", "float-step", "minimum", "exclusive-maximum", "permissive-bounds"])
+def test_integer_limits_beyond_64_bits_are_dropped(tmp_path: Path, limits: dict[str, Any], warned: str | None) -> None:
+    """``Meta`` holds integer limits of 64 bits only; msgspec refuses a larger one when the class is first
+    decoded (the fuzz test found ``multipleOf: 2**70``). A dropped limit that would have refused 64-bit
+    integers is warned about; a bound only integers beyond 64 bits pass (``maximum: 2**64 - 1``) is not."""
+    path = tmp_path / "schema.json"
+    path.write_text(json.dumps({"definitions": {"N": {"type": "integer", **limits}}}))
+    reporter = Reporter()
+    to_ir(Input("x", path, "schema.json"), tmp_path, reporter)
+    assert [str(w) for w in reporter.warnings] == ([f"warning: schema.json: {warned}"] if warned else [])
+    source, module = _generated(tmp_path, {"definitions": {"N": {"type": "integer", **limits}}})
+    assert "Meta(" not in source, source
+    assert msgspec.json.decode(b"0", type=module.N) == 0
+
+
 @pytest.mark.parametrize("keyword, value", [("minimum", 1e400), ("exclusiveMinimum", 1e400),
                                             ("maximum", -1e400), ("exclusiveMaximum", -1e400)])
 def test_a_bound_no_number_meets_is_an_error(tmp_path: Path, keyword: str, value: float) -> None:

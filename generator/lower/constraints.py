@@ -101,17 +101,20 @@ def _integer_bounds(found: dict[str, Any], schema: Schema, reporter: Reporter) -
         found["ge"] = max(found.get("ge", -math.inf), math.floor(found.pop("gt")) + 1)
     if isinstance(found.get("lt"), float):
         found["le"] = min(found.get("le", math.inf), math.ceil(found.pop("lt")) - 1)
-    for name in ("ge", "le"):  # msgspec's integers are 64-bit: a bound outside is no bound
+    for (keyword, name, lower), operator in zip(BOUNDS, (">=", ">", "<=", "<")):  # ``Meta``: 64-bit integers only
         if name in found and not INT64[0] <= found[name] <= INT64[1]:
-            del found[name]
+            bound = found.pop(name)
+            if (bound > 0) == lower:  # every integer of 64 bits is out: dropping it admits them all
+                reporter.warn(schema.loc.child(keyword) if keyword in schema else schema.loc,
+                              f"the bound {operator} {bound} is beyond 64-bit integers; it is not enforced",
+                              kind="unenforced constraint")
     step = found.get("multiple_of")
-    if isinstance(step, float):
-        if step.is_integer():
-            found["multiple_of"] = int(step)
-        else:
-            del found["multiple_of"]
-            reporter.warn(schema.loc.child("multipleOf"), "a fractional `multipleOf` on an integer is not enforced",
-                          kind="unenforced constraint")
+    if isinstance(step, float) and step.is_integer():
+        found["multiple_of"] = step = int(step)
+    if isinstance(step, float) or (step is not None and step > INT64[1]):
+        del found["multiple_of"]
+        what = "a fractional `multipleOf`" if isinstance(step, float) else "a `multipleOf` beyond 64-bit integers"
+        reporter.warn(schema.loc.child("multipleOf"), f"{what} on an integer is not enforced", kind="unenforced constraint")
 
 
 def _ints(schema: Schema, **names: str) -> dict[str, int]:
