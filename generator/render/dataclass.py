@@ -9,8 +9,6 @@ allows null there (``nullable``) or gives null as its default (``null_default``)
 
 from __future__ import annotations
 
-import builtins
-import importlib
 from collections.abc import Collection, Mapping
 from functools import cache
 from pathlib import Path
@@ -112,22 +110,14 @@ def reads_format(value: object, fmt: ir.Format) -> bool | None:
     from . import dataclass_formats  # noqa: F401  (fills the converter's readers of formatted strings)
     from .dataclass_runtime import _FORMATS, _Fail
 
-    read = _FORMATS[_python_type(style.formats[fmt][1])][0]
+    expression = style.formats[fmt][1]  # ``datetime.date``, ``bytes``: the annotation the variant writes
+    (read, *_), = (entry for hint, entry in _FORMATS.items()
+                   if expression in (hint.__name__, f"{hint.__module__}.{hint.__qualname__}"))
     try:
         read(value)
     except _Fail:
         return False
     return True
-
-
-def _python_type(expression: str) -> type:
-    """The type an annotation of ``style.formats`` names: ``datetime.date``, ``bytes``."""
-    head, _, rest = expression.partition(".")
-    found = importlib.import_module(head) if rest else getattr(builtins, head)
-    for part in rest.split(".") if rest else ():
-        found = getattr(found, part)
-    assert isinstance(found, type)
-    return found
 
 
 def _tops(d: ir.Declaration) -> list[ir.Type]:
