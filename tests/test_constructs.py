@@ -635,6 +635,41 @@ def test_mismatched_defaults_are_reported_and_left_out() -> None:
     assert accepts("defaults_mismatch", "typeddict", "BadDefaults", {}) == {}
 
 
+
+NODE = {"type": "object", "properties": {"name": {"type": "string"}, "child": {"$ref": "#/definitions/Node", "default": {}}}}
+ENDLESS = [
+    ({"Node": NODE}, ["Node.child -> Node.child"], {"Node": {}}),
+    ({"Node": {**NODE, "properties": {"children": {"type": "array", "items": {"$ref": "#/definitions/Node"},
+                                                   "default": [{"name": "a"}]}}}},
+     ["Node.children -> Node.children"], {"Node": {}}),
+    ({"A": {"type": "object", "properties": {"b": {"$ref": "#/definitions/B", "default": {}}}},
+      "B": {"type": "object", "properties": {"a": {"$ref": "#/definitions/A", "default": {}}}}},
+     ["A.b -> B.a -> A.b"], {"A": {}, "B": {"a": {}}}),  # the circle is broken once: B's default stays
+    ({"Node": {**NODE, "properties": {"child": {"anyOf": [{"$ref": "#/definitions/Node"}, {"type": "null"}],
+                                                "default": {"child": None}}}}},
+     [], {"Node": {"child": {"child": None}}}),  # an explicit null ends it
+]
+
+
+@pytest.mark.parametrize(("definitions", "circles", "built"), ENDLESS, ids=["self", "list", "two-models", "ended"])
+def test_a_default_that_needs_itself_is_reported_and_left_out(tmp_path: Path, definitions: dict[str, Any],
+                                                              circles: list[str], built: dict[str, Any]) -> None:
+    """``Node()`` builds ``child``'s default ``{}``, a ``Node`` whose absent ``child`` is built from the
+    same default again: before, both variants recursed until Python gave up (or crashed)."""
+    path = tmp_path / "schema.json"
+    path.write_text(json.dumps({"definitions": definitions}))
+    reporter = Reporter()
+    to_ir(Input("x", path, "schema.json"), tmp_path, reporter)
+    assert [w.message.split("(")[-1].split(")")[0] for w in reporter.warnings] == circles
+    assert all("is never finished" in w.message and w.kind == "dropped default" for w in reporter.warnings)
+    for variant in ("msgspec", "dataclass"):
+        _, module = _generated(tmp_path, {"definitions": definitions}, variant)
+        for name, expected in built.items():
+            made = getattr(module, name)()
+            as_json = msgspec.to_builtins(made) if variant == "msgspec" else made.to_dict()
+            assert as_json == expected, (variant, name)
+
+
 # Dialects ------------------------------------------------------------------------------------
 
 ITEM = {"kind": "item", "id": 1, "price": 0.5, "unit": "kg"}

@@ -8,7 +8,7 @@ from functools import partial
 
 from .. import ir
 from ..diagnostics import Reporter
-from .defaults import check_defaults
+from .defaults import break_endless_defaults, check_defaults
 from .naming import name
 from .order import order
 from .refs import check_refs
@@ -17,7 +17,8 @@ from .share import share
 from .tags import tag
 
 Pass = Callable[[ir.Module, Reporter], ir.Module]
-PIPELINE: tuple[Pass, ...] = (check_refs, share, check_defaults, read_required_defaults, name, tag, order)
+PIPELINE: tuple[Pass, ...] = (check_refs, share, check_defaults, read_required_defaults, break_endless_defaults, name, tag,
+                            order)
 
 
 def pipeline(required_defaults: Setting | None = None) -> tuple[Pass, ...]:
