@@ -845,6 +845,19 @@ def test_bounds_keep_the_stricter_of_each_pair(tmp_path: Path, bounds: dict[str,
     msgspec.json.Decoder(module.N)
 
 
+@pytest.mark.parametrize("schema", [{"type": "object", "additionalProperties": False},
+                                    {"properties": {}, "additionalProperties": False},
+                                    {"type": "object", "additionalProperties": False, "maxProperties": 3}])
+def test_an_object_that_allows_no_key_is_only_the_empty_object(tmp_path: Path, schema: dict[str, Any]) -> None:
+    """With no property and ``additionalProperties: false``, only ``{}`` is valid. (It was read as
+    ``dict[str, Any]``, which takes any object: the compare fuzz test found it.)"""
+    source, module = _generated(tmp_path, {"definitions": {"N": schema}})
+    assert "Meta(max_length=0)" in source, source
+    assert msgspec.json.decode(b"{}", type=module.N) == {}
+    with pytest.raises(msgspec.ValidationError, match="Expected `object` of length <= 0"):
+        msgspec.json.decode(b'{"a": 1}', type=module.N)
+
+
 @pytest.mark.parametrize(("limits", "warned"), [
     ({"multipleOf": 2**70}, "#/definitions/N/multipleOf: a `multipleOf` beyond 64-bit integers on an integer is not enforced"),
     ({"multipleOf": 1e20}, "#/definitions/N/multipleOf: a `multipleOf` beyond 64-bit integers on an integer is not enforced"),

@@ -238,6 +238,8 @@ class Lowering:
         if is_model(schema):
             return self.inline(hint, schema)
         objects.check_required(self, schema)
+        if schema.get("additionalProperties") == NEVER and not schema.get("patternProperties"):
+            schema = Schema({**schema, "maxProperties": 0}, schema.loc)  # no key is allowed: only `{}`
         return constrain(ir.Map(objects.extra_type(self, schema, hint)), kind, schema, reporter)
 
     def unsupported(self, schema: Schema) -> None:
