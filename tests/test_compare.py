@@ -174,6 +174,22 @@ def test_unknown_keys_where_one_side_forbids_them(tmp_path: Path) -> None:
     assert found.differences[1].witness == {"extra": 0}
 
 
+@pytest.mark.parametrize(("extra", "witness"), [
+    ({"$ref": "#/$defs/Id"}, "00000000-0000-0000-0000-000000000000"),
+    ({"$ref": "#/$defs/Either"}, 0),
+    ({"minimum": 1, "maxProperties": 0}, ""),
+], ids=["alias", "alias-of-a-union", "kinds-without-a-type"])
+def test_a_key_only_one_side_has_holds_a_value_of_any_member(tmp_path: Path, extra: dict[str, Any], witness: Any) -> None:
+    """The value of a key only in A may be an alias or a union: its members give the witness (before,
+    building it assumed a model and failed an assertion: the long compare fuzz run found it)."""
+    defs = {"Id": {"type": "string", "format": "uuid"}, "Either": {"type": ["integer", "string"]}}
+    a = _object({"x": {"type": "string"}, "extra": extra}, **{"$defs": defs})
+    b = _object({"x": {"type": "string"}}, additionalProperties=False)
+    found = compared(tmp_path, a, b)
+    assert payload_lines(found)[-1] == "a->b extra: field only in A; B forbids unknown fields"
+    assert found.differences[-1].witness == {"extra": witness}
+
+
 def test_a_key_one_side_types_and_the_other_lets_through(tmp_path: Path) -> None:
     a = _object({"x": {"type": "string"}})
     b = _object({"x": {"type": "string"}, "fingerprint": {"type": "string"}})

@@ -56,7 +56,8 @@ class Builder:
         which ``relaxed`` takes."""
         hints = flatten(against.type, against.scope) if against is not None else []
         compound = kind(member.type) in ("array", "object")
-        partners = [*(h for h in hints if kind(h.type) == kind(member.type) or not compound), member]
+        partners = [*(h for h in hints if kind(h.type) == kind(member.type) or not compound),
+                    *flatten(member.type, member.scope)]
         for value in islice(self._values(member, partners, 0, near=hints), MAX_TRIES):
             if (self.takes(value, member) and (against is None or not self.takes(value, against))
                     and (relaxed is None or self.takes(value, relaxed))):
@@ -98,6 +99,11 @@ class Builder:
     def _values(self, m: Typed, partners: list[Typed], depth: int, near: list[Typed] | None = None) -> Iterator[JSON]:
         """Candidates for ``m``, smallest first; ``partners``: the other side's members (their
         literals and limits are tried too), ``near``: members whose limits to try values around."""
+        members = flatten(m.type, m.scope)
+        if len(members) != 1 or members[0].type != m.type or members[0].scope is not m.scope:
+            for member in members:  # a union, or an alias: the values of each member it stands for
+                yield from self._values(member, partners, depth, near)
+            return
         k = kind(m.type)
         if k == "null":
             yield None
