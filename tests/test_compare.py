@@ -162,6 +162,16 @@ def test_a_limit_msgspec_does_not_check_or_a_pattern_no_string_is_found_for_has_
     assert [d.witness is None for d in found.differences] == [True, True, False]
 
 
+def test_an_object_too_big_to_build_has_no_witness(tmp_path: Path) -> None:
+    """Found by the random pairs: a large minProperties made compare add keys one by one, for ever."""
+    many = {"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 10**12}
+    short = {**many, "additionalProperties": {"type": "string", "maxLength": 1}}
+    found = compared(tmp_path, _object({"m": many}), _object({"m": short}))
+    assert payload_lines(found) == [
+        "a->b m{}: max_length 1 in B, none in A (no witness: no payload could be built: an object of at least "
+        "1000000000000 keys is more than a witness holds (1000))"]
+
+
 def test_unknown_keys_where_one_side_forbids_them(tmp_path: Path) -> None:
     a = _object({"x": {"type": "string"}, "extra": {"type": "integer"}})
     b = _object({"x": {"type": "string"}}, additionalProperties=False)

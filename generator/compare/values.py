@@ -28,6 +28,8 @@ FORMATTED: Mapping[str, tuple[str, ...]] = {
 ANYTHING: tuple[JSON, ...] = (None, False, 0, 0.5, "", [], {})
 MAX_DEPTH = 40
 MAX_TRIES = 400
+MAX_ITEMS = 1000
+"""The most items or keys a value is built with (a ``minItems`` or ``minProperties`` above it: no witness)."""
 
 
 class NoValue(Exception):
@@ -88,6 +90,8 @@ class Builder:
             except NoValue as exc:
                 raise NoValue(f"{exc} at key {key!r}" if " at key " not in str(exc) else str(exc)) from None
         wanted = max(mine.limits.min_length or 0, theirs.limits.min_length or 0)
+        if wanted > MAX_ITEMS:
+            raise NoValue(f"an object of at least {wanted} keys is more than a witness holds ({MAX_ITEMS})")
         while len(out) < wanted and mine.extra is not None and theirs.extra is not None:
             out[fresh_key(out, a, b)] = self.common(Typed(mine.extra, a.scope), Typed(theirs.extra, b.scope), depth + 1)
         return out
@@ -128,7 +132,7 @@ class Builder:
             if theirs[1] != math.inf:
                 counts.add(int(theirs[1]) + 1)
             for count in sorted(counts):
-                if count > min(mine[1], 1000):
+                if count > min(mine[1], MAX_ITEMS):
                     continue
                 try:
                     yield self.items(m, p, count, depth)
