@@ -162,12 +162,17 @@ def test_a_limit_msgspec_does_not_check_or_a_pattern_no_string_is_found_for_has_
     assert [d.witness is None for d in found.differences] == [True, True, False]
 
 
-def test_an_object_too_big_to_build_has_no_witness(tmp_path: Path) -> None:
-    """Found by the random pairs: a large minProperties made compare add keys one by one, for ever."""
+def test_an_object_or_a_list_too_big_to_build_has_no_witness(tmp_path: Path) -> None:
+    """Found by the random pairs: a large minProperties or minItems made compare add keys or items one
+    by one, for ever."""
     many = {"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 10**12}
     short = {**many, "additionalProperties": {"type": "string", "maxLength": 1}}
-    found = compared(tmp_path, _object({"m": many}), _object({"m": short}))
+    long = {"type": "array", "minItems": 10**12, "items": _object({"s": {"type": "string"}})}
+    found = compared(tmp_path, _object({"m": many, "l": long}),
+                     _object({"m": short, "l": {**long, "items": _object({"s": {"type": "string", "maxLength": 1}})}}))
     assert payload_lines(found) == [
+        "a->b l[].s: max_length 1 in B, none in A (no witness: no payload could be built: a list of at least "
+        "1000000000000 items is more than a witness holds (1000))",
         "a->b m{}: max_length 1 in B, none in A (no witness: no payload could be built: an object of at least "
         "1000000000000 keys is more than a witness holds (1000))"]
 

@@ -98,6 +98,8 @@ class Builder:
 
     def items(self, a: Typed, b: Typed, count: int, depth: int = 0) -> list[JSON]:
         """``count`` items both lists (or tuples) ``a`` and ``b`` take, position by position."""
+        if count > MAX_ITEMS:
+            raise NoValue(f"{count} items are more than a witness holds ({MAX_ITEMS})")
         return [self.common(_item(a, i), _item(b, i), depth + 1) for i in range(count)]
 
     def _values(self, m: Typed, partners: list[Typed], depth: int, near: list[Typed] | None = None) -> Iterator[JSON]:

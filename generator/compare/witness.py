@@ -16,7 +16,7 @@ from .check import Edit, Found, Step
 from .pairing import Nothing
 from .shapes import JSON, Typed
 from .sides import Side
-from .values import Builder, NoValue, fresh_key, lengths
+from .values import MAX_ITEMS, Builder, NoValue, fresh_key, lengths
 
 
 def witness(found: Found, acc: Side, oth: Side, builder: Builder, letters: tuple[str, str]) -> tuple[JSON, str | None]:
@@ -72,4 +72,7 @@ def _container(step: Step, hole: JSON, builder: Builder) -> JSON:
 
 def _size(a: Typed, b: Typed) -> int:
     """The fewest items both lists take, and at least one (a tuple: its length)."""
-    return max(1, lengths(a)[0], lengths(b)[0])
+    size = max(1, lengths(a)[0], lengths(b)[0])
+    if size > MAX_ITEMS:
+        raise NoValue(f"a list of at least {size} items is more than a witness holds ({MAX_ITEMS})")
+    return size
