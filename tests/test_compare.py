@@ -191,9 +191,10 @@ def test_unknown_keys_where_one_side_forbids_them(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("extra", "witness"), [
     ({"$ref": "#/$defs/Id"}, "00000000-0000-0000-0000-000000000000"),
+    ({"type": ["string", "null"]}, None),
     ({"$ref": "#/$defs/Either"}, 0),
-    ({"minimum": 1, "maxProperties": 0}, ""),
-], ids=["alias", "alias-of-a-union", "kinds-without-a-type"])
+    ({"minimum": 1, "maxProperties": 0}, None),  # null first, as everywhere
+], ids=["alias", "nullable", "alias-of-a-union", "kinds-without-a-type"])
 def test_a_key_only_one_side_has_holds_a_value_of_any_member(tmp_path: Path, extra: dict[str, Any], witness: Any) -> None:
     """The value of a key only in A may be an alias or a union: its members give the witness (before,
     building it assumed a model and failed an assertion: the long compare fuzz run found it)."""

@@ -107,7 +107,7 @@ class Builder:
         literals and limits are tried too), ``near``: members whose limits to try values around."""
         members = flatten(m.type, m.scope)
         if len(members) != 1 or members[0].type != m.type or members[0].scope is not m.scope:
-            for member in members:  # a union, or an alias: the values of each member it stands for
+            for member in sorted(members, key=lambda t: ORDER.index(kind(t.type))):  # a union, or an alias
                 yield from self._values(member, partners, depth, near)
             return
         k = kind(m.type)
