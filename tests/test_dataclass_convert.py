@@ -155,11 +155,13 @@ def test_a_formatted_string_reads_and_writes_as_msgspec_does(formats: tuple[Modu
 
 
 @pytest.mark.parametrize("payload", [{"type": "a", "x": 1}, {"x": 1}, {"type": "b"}, {"type": 3}, {"type": None},
-                                     {"type": "a", "x": "1"}, [], {"type": "a", "y": 2}])
+                                     {"type": "a", "x": "1"}, [], {"type": "a", "y": 2},
+                                     {"type": "it's"}, {"type": 'say "b"'}, {"type": "back\\slash"}])
 @pytest.mark.parametrize("closed", [False, True])
 def test_a_tag_that_no_field_holds_is_checked_as_msgspec_checks_it(payload: Any, closed: bool) -> None:
     """A discriminator mapping can tag a member that has no such property: its class has no field for
-    the tag, but the tag is its own all the same (a random schema found ``{"type": "\\x90"}`` read)."""
+    the tag, but the tag is its own all the same (a random schema found ``{"type": "\\x90"}`` read).
+    msgspec quotes a string it does not know as a tag as it is (``Invalid value 'it's'``), not as its repr."""
     tagged = [ir.Model(n, (ir.Field("x", "x", ir.Scalar("int"), False),), closed=closed, tag=ir.Tag("type", n.lower()))
               for n in ("A", "B")]
     shape = ir.Field("shape", "shape", ir.Union((ir.Ref("A"), ir.Ref("B")), "type"), True)

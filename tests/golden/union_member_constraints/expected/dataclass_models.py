@@ -97,7 +97,7 @@ class _Plan:
         _NEW[cls] = self  # first: a field of this class may hold one
         self.cls, self.tag_name, hints = cls, None, typing.get_type_hints(cls)
         self.tag_field, self.tag, self.closed = cls.__schemagen__
-        self.check = _choice([(self.tag, self.tag)], "Invalid value")[0]
+        self.check = _choice([(self.tag, self.tag)], tag=True)[0]
         # wire name: name, read, nullable
         self.fields: dict[str, tuple[str, _Read, bool]] = {}
         self.required: list[tuple[str, str]] = []
@@ -213,7 +213,13 @@ def _type(hint: typing.Any) -> _Type:
     return read, ({float: 0, int: 2} if kind is float else {kind: 0}), {_JSON[kind]}
 
 
-def _choice(pairs: list[tuple[typing.Any, typing.Any]], invalid: str = "") -> _Type:
+def _invalid(value: typing.Any, tag: bool, *path: str) -> _Fail:
+    """msgspec's words for no such enum value or tag: a tag string is quoted as it is."""
+    shown = f"'{value}'" if tag and type(value) is str else repr(value)
+    return _Fail(f"Invalid {'value' if tag else 'enum value'} {shown}", *path)
+
+
+def _choice(pairs: list[tuple[typing.Any, typing.Any]], tag: bool = False) -> _Type:
     """A literal's or an enum's (value, what it reads as); a tag's, in msgspec's words for a tag."""
     allowed: dict[typing.Any, typing.Any] = {(v.__class__, v): a for v, a in pairs}
     kinds: dict[type, int] = {k: 1 for k, _ in allowed}
@@ -221,11 +227,9 @@ def _choice(pairs: list[tuple[typing.Any, typing.Any]], invalid: str = "") -> _T
     def read(value: typing.Any) -> typing.Any:
         if type(value) not in kinds:
             names = [_JSON[k] for k in kinds]
-            raise (
-                _Fail(f"Expected `{names[0]}`") if invalid else _expected(names, value)
-            )
+            raise _Fail(f"Expected `{names[0]}`") if tag else _expected(names, value)
         if (type(value), value) not in allowed:
-            raise _Fail(f"{invalid or 'Invalid enum value'} {value!r}")
+            raise _invalid(value, tag)
         return allowed[type(value), value]
 
     return read, kinds, {_JSON[k] for k in kinds}
@@ -305,7 +309,7 @@ def _union(members: tuple[typing.Any, ...]) -> _Type:
                     f"Expected `{_JSON[type(next(iter(by_tag)))]}`", f".{field}"
                 )
             if tag not in by_tag:
-                raise _Fail(f"Invalid value {tag!r}", f".{field}")
+                raise _invalid(tag, True, f".{field}")
             return by_tag[tag](value)
         for candidate in candidates:
             try:
