@@ -845,6 +845,22 @@ def test_bounds_keep_the_stricter_of_each_pair(tmp_path: Path, bounds: dict[str,
     msgspec.json.Decoder(module.N)
 
 
+@pytest.mark.parametrize("schema", [{"enum": [2**63, 1]}, {"const": -(2**63) - 1}])
+def test_enum_integers_beyond_64_bits_are_typed_as_integers(tmp_path: Path, schema: dict[str, Any]) -> None:
+    """msgspec holds 64-bit integers only in a ``Literal`` (and refuses a larger one when the class is
+    first decoded, which the dataclass fuzz test found): the enum is read as ``int``, with a warning."""
+    path = tmp_path / "schema.json"
+    path.write_text(json.dumps({"definitions": {"N": schema}}))
+    reporter = Reporter()
+    to_ir(Input("x", path, "schema.json"), tmp_path, reporter)
+    assert [str(w) for w in reporter.warnings] == [
+        "warning: schema.json: #/definitions/N: enum or const integers beyond 64 bits are typed by their JSON type"]
+    source, module = _generated(tmp_path, {"definitions": {"N": schema}})
+    assert "N = int" in source, source
+    big = schema.get("const", 2**63)
+    assert msgspec.json.decode(str(big).encode(), type=module.N) == big
+
+
 @pytest.mark.parametrize("schema", [{"type": "object", "additionalProperties": False},
                                     {"properties": {}, "additionalProperties": False},
                                     {"type": "object", "additionalProperties": False, "maxProperties": 3}])

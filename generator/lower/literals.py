@@ -7,6 +7,7 @@ from typing import Any
 from .. import ir
 from ..diagnostics import Reporter
 from ..frontend.schema import Schema
+from .constraints import INT64
 from .shapes import distinct, json_type, type_of_value
 
 
@@ -22,6 +23,10 @@ def literal(schema: Schema, values: list[Any], reporter: Reporter) -> ir.Type:
     if not all(v is None or isinstance(v, (str, int)) for v in values) or any(type(v) is float for v in values):
         reporter.warn(schema.loc, "enum or const values that are not strings, integers or booleans are typed by "
                       "their JSON type", kind="loose enum")
+        return ir.union(*(type_of_value(v) for v in values))
+    if any(type(v) is int and not INT64[0] <= v <= INT64[1] for v in values):  # msgspec: 64-bit literals only
+        reporter.warn(schema.loc, "enum or const integers beyond 64 bits are typed by their JSON type",
+                      kind="loose enum")
         return ir.union(*(type_of_value(v) for v in values))
     present = tuple(v for v in distinct(values) if v is not None)
     found: ir.Type = ir.Literal(present) if present else ir.Null()
