@@ -1,8 +1,10 @@
 """``compare`` on random pairs of schemas, checked with random payloads and both sides' real msgspec
 models (tests/fuzz_strategies.py makes the schemas).
 
-A pair is a random JSON Schema document and the same document after a few random edits (so that
-many pairs are compatible one way or both). For each pair:
+A pair is a document (a random one of tests/fuzz_strategies.py, or the seed provider's schema) and
+the same document after mostly one edit that changes what it accepts (so that most pairs differ by
+one rule, compatible one way and not the other, and a rule ``compare`` missed shows as a payload
+one side refuses; the edits of tests/fuzz_strategies.py now and then too). For each pair:
 
 - each side compared with itself reports nothing;
 - where ``compare`` finds no ``a->b`` difference, every payload A's schema allows that A's msgspec
@@ -17,15 +19,18 @@ many pairs are compatible one way or both). For each pair:
 from __future__ import annotations
 
 import copy
+import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from compare_tools import Models, lowered, models, run, shows, side_of
-from fuzz_strategies import Dialect, edit, json_values, schemas
+from fuzz_strategies import SEED_SCHEMA, Dialect, edit, json_values, ref_to, schemas
 from generator import ir
 from generator.compare.shapes import Scope, Typed, bare, flatten, kind, limits, shape, within
 from generator.compare.sides import Side
@@ -33,9 +38,10 @@ from generator.compare.values import FORMATTED, Builder, NoValue
 from generator.diagnostics import SchemaError
 
 EXAMPLES = int(os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES") or 40)
-PAYLOADS = 6
+PAYLOADS = 20
 DIALECT = Dialect("/$defs")
 NAMES = ["A", "B", "C"]
+SEED_NAMES = sorted(json.loads(SEED_SCHEMA.read_text())["definitions"])
 
 PROFILE = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES"),
                    database=None, suppress_health_check=list(HealthCheck))
@@ -43,15 +49,110 @@ PROFILE = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.envi
 
 @st.composite
 def schema_pairs(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A document and the same document with 1-3 random edits, in either order."""
-    sub = schemas(DIALECT, NAMES, max_leaves=8)
-    root = draw(sub)
-    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Root",
-                **(root if isinstance(root, dict) else {"allOf": [root]}), "$defs": {n: draw(sub) for n in NAMES}}
-    document["title"] = "Root"
+    """A document and the same document after a few edits, in either order. The document is a random
+    one of tests/fuzz_strategies.py, or the seed provider's schema; the edits are mostly one
+    ``narrowing`` (which changes what the document accepts, so that most pairs differ by one rule),
+    sometimes one of tests/fuzz_strategies.py (any keyword, any value)."""
+    if draw(st.booleans()):
+        document, names, dialect = json.loads(SEED_SCHEMA.read_text()), SEED_NAMES, Dialect("/definitions")
+    else:
+        sub = schemas(DIALECT, NAMES, max_leaves=8)
+        root = draw(sub)
+        document = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                    **(root if isinstance(root, dict) else {"allOf": [root]}), "$defs": {n: draw(sub) for n in NAMES}}
+        document["title"] = "Root"
+        names, dialect = NAMES, DIALECT
     other = copy.deepcopy(document)
-    edit(draw, {"schema.json": other}, NAMES, DIALECT.ref_prefix, DIALECT, draw(st.integers(1, 3)))
+    edit(draw, {"schema.json": other}, names, dialect.ref_prefix, dialect, draw(st.sampled_from([0, 0, 0, 1])))
+    other = copy.deepcopy(other)  # narrowing edits in place: never a value a strategy may hand out again
+    for _ in range(draw(st.sampled_from([1, 1, 1, 2]))):
+        narrowing(draw, other, dialect.ref_prefix)
     return (other, document) if draw(st.booleans()) else (document, other)
+
+
+TYPES = ["string", "integer", "number", "boolean", "null", "object", "array"]
+PROPERTIES = [{"type": "string"}, {"type": "integer"}, {"type": ["string", "null"]}, {"enum": ["a", "b"]}, {}]
+LIMIT_WORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems",
+               "maxItems", "minProperties", "maxProperties"]
+
+
+def narrowing(draw: st.DrawFn, document: dict[str, Any], prefix: str) -> None:
+    """One edit, in place, of a subschema the root reaches that changes which payloads it accepts: a
+    key made required or not, null allowed or not, an enum value, a limit, a type, a property,
+    unknown keys allowed or not."""
+    node = draw(st.sampled_from(_reachable(document, prefix)))
+    properties = node.get("properties") if isinstance(node.get("properties"), dict) else None
+    actions = ["enum", "limit", "type", "property", "closed"]
+    actions += ["required"] * bool(properties) + ["null"] * isinstance(node.get("type"), (str, list))
+    action = draw(st.sampled_from(actions))
+    if action == "required" and properties:
+        key = draw(st.sampled_from(sorted(properties)))
+        required = node.get("required") if isinstance(node.get("required"), list) else []
+        node["required"] = [k for k in required if k != key] if key in required else [*required, key]
+    elif action == "null":
+        types = [node["type"]] if isinstance(node["type"], str) else list(node["type"])
+        node["type"] = [t for t in types if t != "null"] if "null" in types else [*types, "null"]
+    elif action == "enum" and isinstance(node.get("enum"), list) and node["enum"] and draw(st.booleans()):
+        node["enum"] = node["enum"][1:] if draw(st.booleans()) else [*node["enum"], draw(st.sampled_from(["zz", 7, None]))]
+    elif action == "enum":
+        node["enum"] = draw(st.lists(st.sampled_from(["a", "b", 0, 1, True, None]), min_size=1, max_size=3, unique=True))
+    elif action == "limit":
+        word = draw(st.sampled_from(LIMIT_WORDS))
+        if word in node and draw(st.booleans()):
+            del node[word]
+        else:
+            node[word] = draw(st.integers(0, 3).filter(lambda n: n != node.get(word)))
+    elif action == "type":
+        node["type"] = draw(st.sampled_from(TYPES).filter(lambda t: t != node.get("type")))
+    elif action == "property":
+        if properties and draw(st.booleans()):
+            del properties[draw(st.sampled_from(sorted(properties)))]
+        else:
+            key = draw(st.sampled_from(["p", "q", "zz"]))
+            node["properties"] = {**(properties or {}), key: copy.deepcopy(draw(st.sampled_from(PROPERTIES)))}
+            if draw(st.booleans()):
+                node["required"] = [*(node["required"] if isinstance(node.get("required"), list) else []), key]
+    elif node.get("additionalProperties") is False:
+        del node["additionalProperties"]
+    else:
+        node["additionalProperties"] = False
+
+
+def _reachable(document: dict[str, Any], prefix: str) -> list[dict[str, Any]]:
+    """The subschemas of the root and of the definitions (under ``prefix``) it refers to, directly or
+    through others: an edit of a definition nothing uses would change nothing."""
+    word = prefix.lstrip("/")
+    definitions = document.get(word) if isinstance(document.get(word), dict) else {}
+    found = list(_subschemas(document))
+    used: set[str] = set()
+    while True:
+        text = json.dumps([{k: v for k, v in node.items() if k != word} for node in found])
+        new = [n for n in definitions if n not in used and any(json.dumps(ref_to(prefix, n, encode)) in text
+                                                               for encode in (False, True))]
+        if not new:
+            return found
+        used.update(new)
+        found += [node for n in new for node in _subschemas(definitions[n])]
+
+
+MODELLED = ("items", "prefixItems", "additionalProperties", "anyOf", "oneOf", "allOf")
+"""Keywords whose subschemas the models follow (with ``properties``): not ``not``, ``if``, ``contains``…"""
+
+
+def _subschemas(value: Any) -> Iterator[dict[str, Any]]:
+    """Every object in ``value`` that is a subschema the models follow (not definitions, nor what is
+    under ``not``, ``if``, ``contains``…)."""
+    if isinstance(value, dict):
+        yield value
+        for key, item in value.items():
+            if key == "properties" and isinstance(item, dict):
+                for child in item.values():
+                    yield from _subschemas(child)
+            elif key in MODELLED:
+                yield from _subschemas(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _subschemas(item)
 
 
 def instances(t: Typed, keys: list[str], builder: Builder, depth: int = 0) -> st.SearchStrategy[Any]:
@@ -121,7 +222,9 @@ def _prepared(tmp_path: Path, schema: dict[str, Any], name: str) -> tuple[Side, 
         return None
     s = side_of(module, root=module.root, label=name)
     try:
-        return s, models(s)
+        built = models(s)
+        msgspec.json.Decoder(getattr(built.module, s.root))  # (msgspec checks some limits only here)
+        return s, built
     except Exception:  # msgspec cannot build a decoder: tests/test_fuzz.py holds the generator to that
         return None
 
