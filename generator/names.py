@@ -16,12 +16,14 @@ RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset
 #: body, and for type checkers in its annotations. So: keywords, the builtins annotations use (at
 #: run time too: ``typing.get_type_hints`` finds a class attribute before a builtin), the names
 #: annotations use (``Any``, ``Literal``, ``Annotated``, ``UnsetType``) and those the class bodies
-#: call (``field(...)``, ``= UNSET``), and the dataclass variant's methods (``from_dict``, ``to_dict``); each
+#: call (``field(...)``, ``= UNSET``), the dataclass variant's methods (``from_dict``, ``to_dict``), and
+#: ``mro``, the one attribute every class has from ``type``, which ``dataclasses`` takes for the default
+#: of a field of that name (``getattr(cls, name)``): a required ``mro`` would read as present. Each
 #: is shown to break in tests/test_field_names.py. Other names
 #: (``id``, ``type``, ``self``, ``annotations``) stay as the wire has them; the classes a model's
 #: annotations name are reserved for that model only (``passes.naming``).
 FIELD_RESERVED = frozenset(keyword.kwlist) | {"str", "int", "float", "bool", "list", "dict", "tuple"} \
-    | {"Any", "Annotated", "Literal", "UNSET", "UnsetType", "field", "from_dict", "to_dict"}
+    | {"Any", "Annotated", "Literal", "UNSET", "UnsetType", "field", "from_dict", "to_dict", "mro"}
 #: Names the annotation of a value with this format uses: a field of the same class must not take them.
 FORMAT_NAMES = {"date-time": "datetime", "date": "datetime", "time": "datetime", "duration": "datetime",
                 "uuid": "uuid", "decimal": "decimal", "base64": "bytes"}
