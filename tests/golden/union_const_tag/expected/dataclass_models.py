@@ -214,14 +214,9 @@ def _type(hint: typing.Any) -> _Type:
     return read, ({float: 0, int: 2} if kind is float else {kind: 0}), {_JSON[kind]}
 
 
-def _invalid(value: typing.Any, tag: bool, *path: str) -> _Fail:
-    """msgspec's words for no such enum value or tag: a tag string is quoted as it is."""
-    shown = f"'{value}'" if tag and type(value) is str else repr(value)
-    return _Fail(f"Invalid {'value' if tag else 'enum value'} {shown}", *path)
-
-
 def _choice(pairs: list[tuple[typing.Any, typing.Any]], tag: bool = False) -> _Type:
-    """A literal's or an enum's (value, what it reads as); a tag's, in msgspec's words for a tag."""
+    """A literal's or an enum's (value, what it reads as); a tag's, in msgspec's words for a tag
+    (which quote an unknown tag string as it is, not as its repr)."""
     allowed: dict[typing.Any, typing.Any] = {(v.__class__, v): a for v, a in pairs}
     kinds: dict[type, int] = {k: 1 for k, _ in allowed}
 
@@ -230,7 +225,8 @@ def _choice(pairs: list[tuple[typing.Any, typing.Any]], tag: bool = False) -> _T
             names = [_JSON[k] for k in kinds]
             raise _Fail(f"Expected `{names[0]}`") if tag else _expected(names, value)
         if (type(value), value) not in allowed:
-            raise _invalid(value, tag)
+            shown = f"'{value}'" if tag and type(value) is str else repr(value)
+            raise _Fail(f"Invalid {'value' if tag else 'enum value'} {shown}")
         return allowed[type(value), value]
 
     return read, kinds, {_JSON[k] for k in kinds}
@@ -293,6 +289,7 @@ def _union(members: tuple[typing.Any, ...]) -> _Type:
     by_tag = {getattr(c, "__schemagen__")[1]: _plan(c).read for c in classes}
     tagged = len(classes) == len(table.get(dict, ())) > 1 == len(tags)
     field = tags.pop() if tagged else None
+    check = _choice([(t, t) for t in by_tag], tag=True)[0]
     said = " | ".join(
         getattr(m, "__name__", str(m).replace("typing.", "")) for m in members
     )
@@ -305,12 +302,10 @@ def _union(members: tuple[typing.Any, ...]) -> _Type:
         if field is not None:  # as msgspec reads a union of tagged Structs
             if field not in value:
                 raise _Fail(f"Object missing required field `{field}`")
-            if type(tag := value[field]) is not type(next(iter(by_tag))):
-                raise _Fail(
-                    f"Expected `{_JSON[type(next(iter(by_tag)))]}`", f".{field}"
-                )
-            if tag not in by_tag:
-                raise _invalid(tag, True, f".{field}")
+            try:
+                tag = check(value[field])
+            except _Fail as failure:
+                raise _Fail(failure.why, f".{field}") from None
             return by_tag[tag](value)
         for candidate in candidates:
             try:
