@@ -67,6 +67,34 @@ def test_optional_reads_them_as_not_required_and_a_payload_may_leave_them_out(tm
     assert typeddict.__required_keys__ == {"model"}
 
 
+NESTED = {"title": "Run", "type": "object", "required": ["config", "fixed"],
+          "properties": {"config": {"$ref": "#/definitions/Config", "default": {}},
+                         "fixed": {"$ref": "#/definitions/Fixed", "default": {}}},
+          "definitions": {"Config": {"type": "object", "required": ["level"],
+                                     "properties": {"level": {"type": "integer", "default": 3}}},
+                          "Fixed": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}}}
+
+
+def test_optional_checks_a_default_against_the_fields_as_it_reads_them(tmp_path: Path) -> None:
+    """``config``'s default ``{}`` lacks ``level``, which is required as written but not as read with
+    "optional" (it has a default): so ``config`` is optional and ``{}`` builds ``Config(level=3)``.
+    Before, defaults were checked as written first, ``{}`` was dropped and ``config`` stayed required.
+    ``fixed``'s ``{}`` lacks ``name``, which has no default: dropped with its warning, and required."""
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "run.json").write_text(json.dumps(NESTED))
+    (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\nrequired_defaults = "optional"\n')
+    result = run(tmp_path, "generate")
+    assert result.returncode == 0, result.stderr
+    assert [line for line in result.stderr.splitlines() if line.startswith("warning:")] == [
+        "warning: schemas/run.json: #/properties/fixed/default: default {} does not fit the type of 'fixed'; "
+        "it is left out"]
+    models = imported(tmp_path / "generated" / "run" / "msgspec_models.py")
+    decoded = msgspec.json.decode(b'{"fixed": {"name": "n"}}', type=models.Run)
+    assert (decoded.config, decoded.fixed) == (models.Config(level=3), models.Fixed(name="n"))
+    with pytest.raises(msgspec.ValidationError, match="missing required field `fixed`"):
+        msgspec.json.decode(b"{}", type=models.Run)
+
+
 def test_the_setting_of_an_input_wins_over_the_table(tmp_path: Path) -> None:
     table = ('required_defaults = "optional"\n\n[[tool.schemagen.inputs]]\npath = "schemas/a.json"\n'
              'required_defaults = "required"\n\n[[tool.schemagen.inputs]]\npath = "schemas/b.json"\n')

@@ -17,7 +17,7 @@ from .share import share
 from .tags import tag
 
 Pass = Callable[[ir.Module, Reporter], ir.Module]
-PIPELINE: tuple[Pass, ...] = (check_refs, share, check_defaults, read_required_defaults, break_endless_defaults, name, tag,
+PIPELINE: tuple[Pass, ...] = (check_refs, share, read_required_defaults, check_defaults, break_endless_defaults, name, tag,
                             order)
 
 

@@ -36,7 +36,7 @@ def break_endless_defaults(module: ir.Module, reporter: Reporter) -> ir.Module:
     """A model's default is built with the defaults of the fields it leaves out (``Node()``). Where one
     of those is again the same field's default (``child`` of ``Node`` defaults to ``{}``, a ``Node``
     whose ``child`` is absent), building it never ends: the default that closes the circle is dropped.
-    (Runs after ``read_required_defaults``, which can give a field its default.)"""
+    (Runs after ``read_required_defaults``, which can make a field take its default.)"""
     declarations = {d.name: d for d in module.declarations}
     for d in module.declarations:
         if not isinstance(d, ir.Model) or all(f.default is None for f in d.fields):

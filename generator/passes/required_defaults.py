@@ -10,11 +10,13 @@ warning per input counts them and names the setting.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Literal
 
 from .. import ir
-from ..diagnostics import Location, Reporter, few
+from ..diagnostics import Reporter, few
+from ..ir.values import fits
 from .where import location
 
 Setting = Literal["required", "optional"]
@@ -22,15 +24,18 @@ SETTINGS: tuple[Setting, ...] = ("required", "optional")
 
 
 def read_required_defaults(module: ir.Module, reporter: Reporter, setting: Setting | None = None) -> ir.Module:
-    found: list[Location] = []
-    out: list[ir.Declaration] = []
-    for d in module.declarations:
-        if isinstance(d, ir.Model) and any(f.required and f.default is not None for f in d.fields):
-            found += [location(d, "properties", f.wire_name) for f in d.fields if f.required and f.default is not None]
-            if setting == "optional":
-                d = replace(d, fields=tuple(replace(f, required=False) if f.default is not None else f for f in d.fields))
-        out.append(d)
-    if found and setting is None:
+    """Runs before ``check_defaults``, so that a default is checked against the fields as the setting
+    reads them (``{}`` fits a model whose required fields have defaults once those are optional)."""
+    both = {(d.name, f.wire_name) for d in module.declarations if isinstance(d, ir.Model)
+            for f in d.fields if f.required and f.default is not None}
+    if setting == "optional":
+        return _optional(module, both)
+    if setting == "required" or not both:
+        return module
+    declarations = {d.name: d for d in module.declarations}
+    found = [location(d, "properties", f.wire_name) for d in module.declarations if isinstance(d, ir.Model)
+             for f in d.fields if (d.name, f.wire_name) in both and _fits(f, declarations)]
+    if found:  # (a default that does not fit is check_defaults' to report)
         first = found[0]
         places = [("" if place.path == first.path else place.path) + "#" + place.pointer for place in found]
         one = len(found) == 1
@@ -39,4 +44,30 @@ def read_required_defaults(module: ir.Module, reporter: Reporter, setting: Setti
         reporter.warn(first, f"{said}: {few(places)}",
                       f'set required_defaults = "optional" to read {"it" if one else "them"} as not required',
                       kind="required default")
-    return ir.Module(tuple(out), module.root) if setting == "optional" else module
+    return module
+
+
+def _optional(module: ir.Module, candidates: set[tuple[str, str]]) -> ir.Module:
+    """``candidates`` (declaration, wire name) read as not required, but for those whose default does not
+    fit even so: they stay required, and ``check_defaults`` leaves their default out. Keeping one
+    required can make another's default not fit, so until nothing changes."""
+    while candidates:
+        out = tuple(_with_optional(d, candidates) for d in module.declarations)
+        declarations = {d.name: d for d in out}
+        unfit = {(d.name, f.wire_name) for d in out if isinstance(d, ir.Model) for f in d.fields
+                 if (d.name, f.wire_name) in candidates and not _fits(f, declarations)}
+        if not unfit:
+            return ir.Module(out, module.root)
+        candidates = candidates - unfit
+    return module
+
+
+def _with_optional(d: ir.Declaration, names: set[tuple[str, str]]) -> ir.Declaration:
+    if not isinstance(d, ir.Model) or not any((d.name, f.wire_name) in names for f in d.fields):
+        return d  # (a declaration left as it is stays the same object)
+    return replace(d, fields=tuple(replace(f, required=False) if (d.name, f.wire_name) in names else f
+                                   for f in d.fields))
+
+
+def _fits(f: ir.Field, declarations: Mapping[str, ir.Declaration]) -> bool:
+    return f.default is not None and fits(f.default.value, f.type, declarations)
