@@ -4,7 +4,8 @@ variant, on OpenAI's full description (../shared/corpora/openai/openapi.yaml); a
     .venv/bin/python bench/decode.py [--repeat N]
 
 Payloads: every example object in the description that both variants read (each component's
-``x-oaiMeta`` example, each operation's example response), and one large chat completion: the
+``x-oaiMeta`` example and ``example``, each operation's example response: ``openai_examples``, the
+set tests/test_openai_corpus.py reads), and one large chat completion: the
 description's ``CreateChatCompletionResponse`` example with 8 choices of 500 log-probability tokens
 each (about 1 MB of JSON). Times are the least CPU time of ``--repeat`` runs over all payloads
 (after one untimed run: the converter works out each class's plan on first use); "ratio" is the
@@ -30,7 +31,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import msgspec  # noqa: E402
 
-from generator import ir  # noqa: E402
 from generator.diagnostics import Reporter  # noqa: E402
 from generator.frontend.read import read_document  # noqa: E402
 from generator.project.inputs import Input  # noqa: E402
@@ -38,32 +38,9 @@ from generator.project.pipeline import Renderer, to_ir  # noqa: E402
 from generator.render.dataclass import converters  # noqa: E402
 from generator.render.options import RenderOptions  # noqa: E402
 from modules import exec_module  # noqa: E402
+from openai_examples import component_classes, examples  # noqa: E402
 
 OPENAI = ROOT.parent / "shared" / "corpora" / "openai" / "openapi.yaml"
-
-
-def examples(document: dict[str, Any]) -> list[tuple[str, Any]]:
-    """(component, value) for the JSON example objects of the description."""
-    found = []
-    for name, schema in document["components"]["schemas"].items():
-        example = (schema.get("x-oaiMeta") or {}).get("example") if isinstance(schema, dict) else None
-        try:
-            found.append((name, json.loads(example))) if isinstance(example, str) else None
-        except ValueError:
-            pass
-    for operations in document["paths"].values():
-        for operation in operations.values():
-            try:
-                ref = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
-            except (KeyError, TypeError):
-                continue
-            listed = (operation.get("x-oaiMeta") or {}).get("examples") or []
-            for example in [listed] if isinstance(listed, dict) else listed:
-                try:
-                    found.append((ref.rsplit("/", 1)[-1], json.loads(example["response"])))
-                except (KeyError, TypeError, ValueError):
-                    pass
-    return found
 
 
 def large_completion(sample: dict[str, Any]) -> dict[str, Any]:
@@ -93,11 +70,10 @@ def measure(repeat: int = 5) -> str:
     renderer = Renderer(None, RenderOptions())
     texts = {v: renderer.render(module, v, "openapi.yaml") for v in ("dataclass", "msgspec")}
     ms, dc = (exec_module(texts[v], f"openai {v}") for v in ("msgspec", "dataclass"))
-    classes = {d.origin.pointer.rsplit("/", 1)[-1]: d.name for d in module.declarations
-               if isinstance(d, ir.Model) and d.origin and d.origin.pointer.count("/") == 3}
+    classes = component_classes(module)
     document = read_document(OPENAI, "openapi.yaml")
     both = []
-    for component, value in examples(document):
+    for _, component, value in examples(document):
         name = classes.get(component)
         data = json.dumps(value).encode()
         try:

@@ -24,7 +24,7 @@ import msgspec
 import pytest
 from mypy import api
 
-from conftest import shared
+from conftest import bench_module, shared
 from corpus_tools import (defined_names, error_kind, group, mypy_errors, offending_type, source_line,
                           summarise_warnings)
 from generator.diagnostics import Reporter, SchemaError
@@ -236,36 +236,6 @@ def test_warnings_summary(corpus: Corpus, request: pytest.FixtureRequest,
     record_property("warnings_summary", summary)
 
 
-def _examples(document: dict[str, Any]) -> list[tuple[str, str, Any]]:
-    """(where, component, value): each component's ``x-oaiMeta`` example and ``example`` object, and
-    each operation's example response (``x-oaiMeta.examples[].response``) with its 200 response's
-    component; the JSON ones."""
-    found: list[tuple[str, str, Any]] = []
-    for name, schema in document["components"]["schemas"].items():
-        meta = schema.get("x-oaiMeta") or {} if isinstance(schema, dict) else {}
-        for where, value in (("x-oaiMeta.example", meta.get("example")), ("example", schema.get("example"))):
-            if isinstance(value, str):
-                try:
-                    value = json.loads(value)
-                except ValueError:
-                    continue
-            if isinstance(value, dict):
-                found.append((f"{name} {where}", name, value))
-    for route, operations in document["paths"].items():
-        for method, operation in operations.items():
-            try:
-                ref = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
-            except (KeyError, TypeError):
-                continue
-            examples = (operation.get("x-oaiMeta") or {}).get("examples") or []
-            for example in [examples] if isinstance(examples, dict) else examples:
-                try:
-                    found.append((f"{method} {route}", ref.rsplit("/", 1)[-1], json.loads(example["response"])))
-                except (KeyError, TypeError, ValueError):
-                    continue
-    return found
-
-
 def _steps(path: str) -> list[str]:
     return re.findall(r"\.([^.\[]+)|\[(?:\d+|\.\.\.)\]", path.removeprefix("$")) if path != "$" else []
 
@@ -311,18 +281,17 @@ def test_the_dataclass_variant_reads_every_example_as_msgspec_reads_it(corpus: C
     field, enum), ``from_dict`` refuses it with msgspec's message. Except under a union the msgspec
     variant widens to ``dict[str, Any]`` (not checked there): the dataclass variant checks its members."""
     from generator.frontend.read import read_document
-    from generator import ir as nodes
 
     corpus.require_ir()
     ms, dc = corpus.modules.get("msgspec"), corpus.modules.get("dataclass")
     if ms is None or dc is None:
         pytest.fail("a module was not generated or did not import", pytrace=False)
-    classes = {d.origin.pointer.rsplit("/", 1)[-1]: d.name for d in corpus.ir.declarations
-               if isinstance(d, nodes.Model) and d.origin and d.origin.pointer.count("/") == 3}
+    openai_examples = bench_module("openai_examples")
+    classes = openai_examples.component_classes(corpus.ir)
     document = read_document(shared("corpora/openai/openapi.yaml"), "openapi.yaml")
     outcomes: Counter[str] = Counter()
     problems = []
-    for where, component, value in _examples(document):
+    for where, component, value in openai_examples.examples(document):
         name = classes.get(component)
         if name is None:
             outcomes["not a class"] += 1
