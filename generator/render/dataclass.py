@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .. import ir
 from ..ir.values import fits
-from ..ir.walk import types
+from ..ir.walk import all_types
 from . import literals
 from .annotations import RICH_FORMATS, TypeStyle
 from .imports import Imports
@@ -86,9 +86,8 @@ def prelude(module: ir.Module, imports: Imports) -> str | None:
     type has a format or names another input's class (that class's types may)."""
     if not any(isinstance(d, ir.Model) for d in module.declarations):
         return None
-    found = [t for d in module.declarations for top in _tops(d) for t in types(top)]
     formats = any(isinstance(t, ir.Scalar) and t.format in style.formats or isinstance(t, ir.Ref) and t.module
-                  for t in found)
+                  for t in all_types(module))
     parts = [converter("dataclass_runtime.py"), *([converter("dataclass_formats.py")] if formats else [])]
     for name in sorted({m for modules, _ in parts for m in modules}):
         imports.add_module(name)
@@ -118,10 +117,6 @@ def reads_format(value: object, fmt: ir.Format) -> bool | None:
     except _Fail:
         return False
     return True
-
-
-def _tops(d: ir.Declaration) -> list[ir.Type]:
-    return [f.type for f in d.fields] if isinstance(d, ir.Model) else [d.type]
 
 
 @cache
