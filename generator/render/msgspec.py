@@ -51,8 +51,8 @@ def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
         elif f.default.value is None:
             expression = ctx.annotate(ir.union(f.type, ir.Null()))
             keywords.append(("default", "None"))
-        else:  # of the type as written here: a widened union's default is its plain JSON
-            keywords.append(ctx.default(f.default.value, prepare(f.type, ctx.declarations, ctx.enums.keys())))
+        else:
+            keywords.append(ctx.default(f.default.value, f.type))
     if f.name != f.wire_name:
         keywords.append(("name", literals.string(f.wire_name)))
     if any(k != "default" for k, _ in keywords):

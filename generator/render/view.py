@@ -96,7 +96,9 @@ class Context:
         return wrap(literals.string(text))
 
     def default(self, value: ir.JSON, t: ir.Type) -> tuple[str, str]:
-        """The ``default``/``default_factory`` keyword for ``value``, a default of type ``t``."""
+        """The ``default``/``default_factory`` keyword for ``value``, a default of type ``t`` (as the variant
+        writes it: a union msgspec widens to ``dict[str, Any]`` takes the default's plain JSON)."""
+        t = self.variant.prepare(t, self.declarations, self.enums.keys())
         builder = Builder(self.declarations, self.variant.style, self.imports, self.variant.omitted, self.enums)
         keyword, expression = builder.keyword(value, t)
         container = builder.container(value, t) if expression in ("list", "dict") else None
