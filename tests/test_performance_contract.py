@@ -315,8 +315,11 @@ def test_a_change_is_seen(project: Path, cache_dir: Path, monkeypatch: pytest.Mo
         target.write_text(target.read_text().replace('"token"', '"the_token"'))
     elif change == "template":
         (project / "my_templates").mkdir()
-        (project / "my_templates" / "msgspec.py.jinja").write_text(
-            (rendering.BUILTIN_TEMPLATES / "msgspec.py.jinja").read_text().replace('"Struct")', '"Struct, frozen=True")'))
+        builtin = (rendering.BUILTIN_TEMPLATES / "msgspec.py.jinja").read_text()
+        frozen = builtin.replace("{{ m.class_line(d) }}", "class {{ d.name }}({{ d.base }}, frozen=True"
+                                 "{% for option in d.options %}, {{ option }}{% endfor %}):")
+        assert frozen != builtin
+        (project / "my_templates" / "msgspec.py.jinja").write_text(frozen)
         (project / "pyproject.toml").write_text((project / "pyproject.toml").read_text().replace(
             'output = "generated"', 'output = "generated"\ntemplates = "my_templates"'))
     else:

@@ -24,6 +24,7 @@ from .view import Context, FieldView, field_doc, with_field_call
 
 name = "dataclass"
 template = "dataclass.py.jinja"
+base = "_Model"  # the converter's (``prelude``)
 lazy_annotations = True
 style = TypeStyle(formats=RICH_FORMATS, meta=False, module="dataclass_models")
 enum_classes = True

@@ -23,6 +23,7 @@ from .view import Context, FieldView, field_doc, joined, with_field_call
 
 name = "msgspec"
 template = "msgspec.py.jinja"
+base = "Struct"
 lazy_annotations = True
 style = TypeStyle(formats=RICH_FORMATS, meta=True, module="msgspec_models")
 enum_classes = True

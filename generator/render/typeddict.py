@@ -21,6 +21,7 @@ from .view import Context, FieldView, field_doc
 
 name = "typeddict"
 template = "typeddict.py.jinja"
+base = "TypedDict"
 lazy_annotations = False
 style = TypeStyle(formats={}, meta=False, module="typeddict_models")
 enum_classes = False

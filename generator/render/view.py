@@ -33,6 +33,8 @@ class FieldView:
 @dataclass(frozen=True, slots=True)
 class ClassView:
     name: str
+    base: str
+    """The variant's base class (``Struct``, ``TypedDict``, the dataclass converter's ``_Model``)."""
     doc: str | None
     fields: tuple[FieldView, ...]
     options: tuple[str, ...]
@@ -114,6 +116,8 @@ class Variant(Protocol):
 
     name: str
     template: str
+    base: str
+    """What its classes derive from."""
     lazy_annotations: bool
     """``from __future__ import annotations``: class bodies may name what is defined later."""
     style: TypeStyle
@@ -169,8 +173,8 @@ def declaration(d: ir.Declaration, ctx: Context) -> ClassView | AliasView | Enum
     variant.class_imports(ctx.imports)
     fields = tuple(variant.field(f, d, ctx) for f in d.fields if not variant.omitted(d, f))
     if variant.functional(d):
-        return ClassView(d.name, doc(_keys_doc(d), ""), fields, (), functional=True)  # type: ignore[arg-type]
-    return ClassView(d.name, doc(d.doc, INDENT), fields, variant.class_options(d, ctx))  # type: ignore[arg-type]
+        return ClassView(d.name, variant.base, doc(_keys_doc(d), ""), fields, (), functional=True)  # type: ignore[arg-type]
+    return ClassView(d.name, variant.base, doc(d.doc, INDENT), fields, variant.class_options(d, ctx))  # type: ignore[arg-type]
 
 
 def module_imports(imports: Imports, variant: Variant) -> tuple[str, ...]:
