@@ -7,6 +7,7 @@ and the names they took, and hands each schema to the rule for what it is.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .. import ir
@@ -238,9 +239,11 @@ class Lowering:
         if is_model(schema):
             return self.inline(hint, schema)
         objects.check_required(self, schema)
-        if schema.get("additionalProperties") == NEVER and not schema.get("patternProperties"):
-            schema = Schema({**schema, "maxProperties": 0}, schema.loc)  # no key is allowed: only `{}`
-        return constrain(ir.Map(objects.extra_type(self, schema, hint)), kind, schema, reporter)
+        t = constrain(ir.Map(objects.extra_type(self, schema, hint)), kind, schema, reporter)
+        if not objects.closed(schema):
+            return t
+        inner, limits = (t.type, t.constraints) if isinstance(t, ir.Constrained) else (t, ir.Constraints())
+        return ir.Constrained(inner, replace(limits, max_length=0))  # no property and no other key: only `{}`
 
     def unsupported(self, schema: Schema) -> None:
         for keyword in UNSUPPORTED:

@@ -41,8 +41,12 @@ def model(lw: Context, name: str, schema: Schema, doc: str | None, inline: bool,
         reporter.warn(schema.loc.child("additionalProperties"),
                       "the values of other keys beside `properties` are not kept; they are ignored",
                       kind="unenforced constraint")
-    closed = schema.get("additionalProperties") == NEVER and "patternProperties" not in schema
-    return ir.Model(name, tuple(fields), doc, closed=closed, inline=inline, origin=origin)
+    return ir.Model(name, tuple(fields), doc, closed=closed(schema), inline=inline, origin=origin)
+
+
+def closed(schema: Schema) -> bool:
+    """No key but those ``properties`` names: ``additionalProperties: false`` and no pattern."""
+    return schema.get("additionalProperties") == NEVER and not schema.get("patternProperties")
 
 
 def extra_type(lw: Context, schema: Schema, hint: str) -> ir.Type:
