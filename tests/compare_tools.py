@@ -105,7 +105,7 @@ def expected_location(d: Difference) -> str:
 def shows(d: Difference, accepting: Models, other: Models) -> str | None:
     """``None`` when the witness of ``d`` is decoded by ``accepting`` and refused by ``other`` at the
     difference's place; else what is wrong."""
-    if d.witness is None:
+    if not d.witnessed:
         return None
     problem = accepting.decode(d.witness)
     if problem is not None:

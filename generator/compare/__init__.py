@@ -38,6 +38,8 @@ class Difference:
     """The wire name of that model's field the place is in."""
     what: str
     witness: JSON
+    """The payload that shows it; ``None`` is null where ``witnessed``, else there is none (``what`` says why)."""
+    witnessed: bool = False
     segments: Segments = ()
     """``where`` as steps: (``field``, key), (``item``, None), (``index``, i), (``value``, None), (``member``, label)."""
 
@@ -74,7 +76,8 @@ def compare(a: Side, b: Side) -> Comparison:
 
 def _difference(direction: Direction, f: Found, a: str, b: str, payload: JSON, why: str | None) -> Difference:
     what = f.what if why is None else f"{f.what} (no witness: {why})"
-    return Difference(direction, where(f.segments), a, b, f.field, what, payload, f.segments)
+    witnessed = direction != "docs" and why is None
+    return Difference(direction, where(f.segments), a, b, f.field, what, payload, witnessed, f.segments)
 
 
 PLAIN_KEY = re.compile(r"[A-Za-z_$][\w$-]*")

@@ -23,7 +23,7 @@ def witness(found: Found, acc: Side, oth: Side, builder: Builder, letters: tuple
     """The payload, and ``None``; or ``None`` and why there is none (``letters``: the sides' names)."""
     x, y = letters
     if found.edit is None:
-        return None, found.why
+        return None, found.why or "the difference names no value to build one from"
     try:
         value = _around(found.trail, _here(found.edit, builder), builder)
     except NoValue as exc:
