@@ -141,7 +141,9 @@ MIRRORED = [
 
 @pytest.mark.parametrize(("a", "b"), MIRRORED, ids=[*VALUE_IDS, *LIMIT_IDS, "unknown-keys", "untyped-key"])
 def test_each_rule_the_other_way_round_is_its_mirror(tmp_path: Path, a: dict[str, Any], b: dict[str, Any]) -> None:
-    """B against A reports each line of A against B, the other way round, and no other."""
+    """B against A reports each line of A against B, the other way round, and no other. (``compare`` runs
+    one checker each way, so this holds the rest to that symmetry: which pair is met first, the docs
+    pass only A against B runs, and whether a witness is found, which each line says.)"""
     forward = payload_lines(compared(tmp_path / "ab", a, b))
     backward = payload_lines(compared(tmp_path / "ba", b, a))
     assert sorted(map(mirrored, forward)) == sorted(backward)

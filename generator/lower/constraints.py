@@ -57,9 +57,9 @@ def constrain(t: ir.Type, kind: str, schema: Schema, reporter: Reporter) -> ir.T
     return ir.Constrained(t, ir.Constraints(**found)) if found else t
 
 
-#: Bound keywords, their ``msgspec.Meta`` names, and whether they bound from below.
-BOUNDS = (("minimum", "ge", True), ("exclusiveMinimum", "gt", True),
-          ("maximum", "le", False), ("exclusiveMaximum", "lt", False))
+#: Bound keywords, their ``msgspec.Meta`` names, whether they bound from below, and their operators.
+BOUNDS = (("minimum", "ge", True, ">="), ("exclusiveMinimum", "gt", True, ">"),
+          ("maximum", "le", False, "<="), ("exclusiveMaximum", "lt", False, "<"))
 
 
 def _bounds(schema: Schema, reporter: Reporter) -> dict[str, int | float]:
@@ -72,7 +72,7 @@ def _bounds(schema: Schema, reporter: Reporter) -> dict[str, int | float]:
     value the schema rejects. Of a pair, the stricter bound stays (on a tie, the exclusive one).
     """
     found: dict[str, int | float] = {}
-    for keyword, name, lower in BOUNDS:
+    for keyword, name, lower, _ in BOUNDS:
         value = schema.get(keyword)
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             continue
@@ -101,7 +101,7 @@ def _integer_bounds(found: dict[str, Any], schema: Schema, reporter: Reporter) -
         found["ge"] = max(found.get("ge", -math.inf), math.floor(found.pop("gt")) + 1)
     if isinstance(found.get("lt"), float):
         found["le"] = min(found.get("le", math.inf), math.ceil(found.pop("lt")) - 1)
-    for (keyword, name, lower), operator in zip(BOUNDS, (">=", ">", "<=", "<")):  # ``Meta``: 64-bit integers only
+    for keyword, name, lower, operator in BOUNDS:  # ``Meta`` holds 64-bit integers only
         if name in found and not INT64[0] <= found[name] <= INT64[1]:
             bound = found.pop(name)
             if (bound > 0) == lower:  # every integer of 64 bits is out: dropping it admits them all

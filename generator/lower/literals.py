@@ -20,13 +20,11 @@ def literal(schema: Schema, values: list[Any], reporter: Reporter) -> ir.Type:
     if not values:
         reporter.warn(schema.loc, "an enum that no value can satisfy is typed as Any", kind="impossible schema")
         return ir.AnyType()
-    if not all(v is None or isinstance(v, (str, int)) for v in values) or any(type(v) is float for v in values):
-        reporter.warn(schema.loc, "enum or const values that are not strings, integers or booleans are typed by "
-                      "their JSON type", kind="loose enum")
-        return ir.union(*(type_of_value(v) for v in values))
-    if any(type(v) is int and not INT64[0] <= v <= INT64[1] for v in values):  # msgspec: 64-bit literals only
-        reporter.warn(schema.loc, "enum or const integers beyond 64 bits are typed by their JSON type",
-                      kind="loose enum")
+    plain = all(v is None or isinstance(v, (str, int)) for v in values)  # (booleans are ints)
+    large = plain and any(type(v) is int and not INT64[0] <= v <= INT64[1] for v in values)  # msgspec: int64 only
+    if not plain or large:
+        what = "integers beyond 64 bits" if large else "values that are not strings, integers or booleans"
+        reporter.warn(schema.loc, f"enum or const {what} are typed by their JSON type", kind="loose enum")
         return ir.union(*(type_of_value(v) for v in values))
     present = tuple(v for v in distinct(values) if v is not None)
     found: ir.Type = ir.Literal(present) if present else ir.Null()

@@ -73,7 +73,12 @@ def schema_folder(root: Path) -> Path:
         table = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         table = {}
-    folder = table.get("tool", {}).get("schemagen", {}).get("schemas", "schemas")
+    return _schemas(root, table.get("tool", {}).get("schemagen", {}))
+
+
+def _schemas(root: Path, table: dict[str, Any]) -> Path:
+    """The schema folder ``[tool.schemagen]`` names (``from_table`` reports a value that is no string)."""
+    folder = table.get("schemas", "schemas")
     return root / (folder if isinstance(folder, str) else "schemas")
 
 
@@ -122,8 +127,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
     if isinstance(templates, str) and not (root / templates).is_dir():
         fail("templates", f"no folder {templates!r} of templates (relative to the project root)",
              "create it, or remove the setting to use the built-in templates")
-    folder = table.get("schemas", "schemas")
-    schemas = root / (folder if isinstance(folder, str) else "schemas")
+    schemas = _schemas(root, table)
     refs, found = refmap.read(table.get("refs"), root, schemas, where)
     problems += found
     if problems:
