@@ -101,9 +101,7 @@ class Memo:
                 bucket[k] = v
         self.store.put_many(NAMESPACE, {slots[b]: pickle.dumps(buckets[b], protocol=pickle.HIGHEST_PROTOCOL)
                                         for b in sorted(changed)})
-        prelude = rules.prelude(module, ctx.imports)
-        head = view.ModuleView(view.header(source), view.module_imports(ctx.imports, rules), (), prelude)
-        return template.render(module=head) + "".join(texts)  # type: ignore[arg-type]
+        return template.render(module=view.head(module, rules, source, ctx)) + "".join(texts)  # type: ignore[arg-type]
 
 
 View = view.ClassView | view.AliasView | view.EnumView

@@ -89,16 +89,21 @@ def prelude(module: ir.Module, imports: Imports) -> str | None:
         return None
     formats = any(isinstance(t, ir.Scalar) and t.format in style.formats or isinstance(t, ir.Ref) and t.module
                   for t in all_types(module))
-    parts = [converter("dataclass_runtime.py"), *([converter("dataclass_formats.py")] if formats else [])]
-    for name in sorted({m for modules, _ in parts for m in modules}):
+    modules, text = _prelude(formats)
+    for name in modules:
         imports.add_module(name)
-    return "\n\n\n".join(text for _, text in parts)
+    return text
 
 
 def converters() -> tuple[str, ...]:
     """Every prelude ``prelude`` writes."""
-    core, formats = converter("dataclass_runtime.py")[1], converter("dataclass_formats.py")[1]
-    return core, core + "\n\n\n" + formats
+    return _prelude(False)[1], _prelude(True)[1]
+
+
+def _prelude(formats: bool) -> tuple[list[str], str]:
+    """The modules the converter imports, and its text; ``formats``: with its part for formatted strings."""
+    parts = [converter("dataclass_runtime.py"), *([converter("dataclass_formats.py")] if formats else [])]
+    return sorted({m for modules, _ in parts for m in modules}), "\n\n\n".join(text for _, text in parts)
 
 
 def reads_format(value: object, fmt: ir.Format) -> bool | None:

@@ -150,8 +150,15 @@ def build(module: ir.Module, variant: Variant, source: str, options: RenderOptio
     for d in module.declarations:
         views.append(declaration(d, ctx))
         ctx.undefined.discard(d.name)
+    return head(module, variant, source, ctx, tuple(views))
+
+
+def head(module: ir.Module, variant: Variant, source: str, ctx: Context,
+         views: tuple[ClassView | AliasView | EnumView, ...] = ()) -> ModuleView:
+    """The module around ``views``, once they have recorded their imports in ``ctx``: the prelude first,
+    as it records its own."""
     prelude = variant.prelude(module, ctx.imports)
-    return ModuleView(header(source), module_imports(ctx.imports, variant), tuple(views), prelude)
+    return ModuleView(header(source), module_imports(ctx.imports, variant), views, prelude)
 
 
 def context(module: ir.Module, variant: Variant, options: RenderOptions) -> Context:
