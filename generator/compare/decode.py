@@ -12,6 +12,8 @@ optional (if present, it must be the tag). An unknown key is ignored unless the 
 from __future__ import annotations
 
 from .. import ir
+from ..render.annotations import takes_meta
+from ..render.msgspec import style
 from ..render.msgspec_unions import legal
 from .shapes import (JSON, Scope, Typed, bare, flatten, kind, limits, model_tag, root, scalar_fits, shape, tag_field,
                      value_kind, within)
@@ -61,8 +63,8 @@ class Decoder:
             case ir.Map(item):
                 return isinstance(value, dict) and all(self._value(v, item, scope) for v in value.values())
             case ir.Constrained(inner, constraints):
-                return self._value(value, inner, scope) and (not _enforced(inner) or within(value, constraints,
-                                                                                              decoding=True))
+                checked = takes_meta(inner, style)  # as the msgspec variant writes Meta
+                return self._value(value, inner, scope) and (not checked or within(value, constraints, decoding=True))
             case ir.Union():
                 return self._union(value, flatten(t, scope), scope)
             case ir.Ref():
@@ -114,13 +116,6 @@ class Decoder:
             elif not self.accepts(item, slot.type, s.scope):
                 return False
         return all(key in value for key, slot in s.fields.items() if slot.required)
-
-
-def _enforced(inner: ir.Type) -> bool:
-    """Does msgspec check limits on this type (``Meta``)? Not on a formatted string, a literal, a model."""
-    if isinstance(inner, ir.Scalar):
-        return inner.format is None
-    return isinstance(inner, (ir.Array, ir.Tuple, ir.Map))
 
 
 def _same(tag: ir.Tag | None, value: object) -> bool:

@@ -56,8 +56,7 @@ def annotation(t: ir.Type, imports: Imports, style: TypeStyle) -> str:
                 return "tuple[" + (", ".join(map(spell, items)) or "()") + "]"
             case ir.Constrained(inner, constraints):
                 meta = meta_arguments(constraints)
-                rich = isinstance(inner, ir.Scalar) and inner.format in style.formats  # a date has no length
-                if not style.meta or not meta or rich:
+                if not style.meta or not meta or not takes_meta(inner, style):
                     return spell(inner)
                 annotated = imports.add("typing", "Annotated")
                 return f"{annotated}[{spell(inner)}, {imports.add('msgspec', 'Meta')}({meta})]"
@@ -93,6 +92,14 @@ def unconstrained(t: ir.Type) -> ir.Type:
 def plain(t: ir.Type, style: TypeStyle) -> str:
     """``t`` as a docstring names it: spelled as in an annotation, without constraints, importing nothing."""
     return annotation(unconstrained(t), Imports(), style)
+
+
+def takes_meta(inner: ir.Type, style: TypeStyle) -> bool:
+    """Whether limits on ``inner`` are written as ``Meta`` (and checked): not on a string the style
+    reads as a richer type (a date has no length), nor on what lowering never limits."""
+    if isinstance(inner, ir.Scalar):
+        return inner.format not in style.formats
+    return isinstance(inner, (ir.Array, ir.Tuple, ir.Map))
 
 
 def meta_arguments(constraints: ir.Constraints) -> str:
