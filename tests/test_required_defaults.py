@@ -95,6 +95,17 @@ def test_optional_checks_a_default_against_the_fields_as_it_reads_them(tmp_path:
         msgspec.json.decode(b"{}", type=models.Run)
 
 
+def test_the_warning_counts_what_optional_would_read_as_not_required(tmp_path: Path) -> None:
+    """``config``'s ``{}`` fits only as "optional" reads ``Config``: it is counted; ``fixed``'s never fits."""
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "run.json").write_text(json.dumps(NESTED))
+    (tmp_path / "pyproject.toml").write_text("[tool.schemagen]\n")
+    result = run(tmp_path, "generate")
+    assert result.returncode == 0, result.stderr
+    assert "warning: schemas/run.json: #/properties/config: 2 properties are required and have a default: " \
+           "#/properties/config, #/definitions/Config/properties/level - set required_defaults" in result.stderr
+
+
 def test_the_setting_of_an_input_wins_over_the_table(tmp_path: Path) -> None:
     table = ('required_defaults = "optional"\n\n[[tool.schemagen.inputs]]\npath = "schemas/a.json"\n'
              'required_defaults = "required"\n\n[[tool.schemagen.inputs]]\npath = "schemas/b.json"\n')

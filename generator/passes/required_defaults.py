@@ -32,10 +32,11 @@ def read_required_defaults(module: ir.Module, reporter: Reporter, setting: Setti
         return _optional(module, both)
     if setting == "required" or not both:
         return module
-    declarations = {d.name: d for d in module.declarations}
+    read = both & {(d.name, f.wire_name) for d in _optional(module, both).declarations if isinstance(d, ir.Model)
+                   for f in d.fields if not f.required}
     found = [location(d, "properties", f.wire_name) for d in module.declarations if isinstance(d, ir.Model)
-             for f in d.fields if (d.name, f.wire_name) in both and _fits(f, declarations)]
-    if found:  # (a default that does not fit is check_defaults' to report)
+             for f in d.fields if (d.name, f.wire_name) in read]
+    if found:  # what "optional" would read as not required (a default that never fits: check_defaults')
         first = found[0]
         places = [("" if place.path == first.path else place.path) + "#" + place.pointer for place in found]
         one = len(found) == 1
