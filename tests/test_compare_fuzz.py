@@ -9,7 +9,8 @@ one side refuses; the edits of tests/fuzz_strategies.py now and then too). For e
 - each side compared with itself reports nothing;
 - where ``compare`` finds no ``a->b`` difference, every payload A's schema allows that A's msgspec
   model decodes is decoded by B's too (and the mirror for ``b->a``); the payloads are drawn from
-  each side's IR, with unknown keys now and then;
+  each side's IR, with unknown keys now and then, both by compare's own value builder and by
+  tests/payload_strategies.py (broken now and then), which shares none of compare's readers;
 - every witness is decoded by the accepting side's model and refused by the other's, where the
   difference is.
 
@@ -31,6 +32,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from compare_tools import Models, lowered, models, run, shows, side_of
 from fuzz_strategies import SEED_SCHEMA, Dialect, edit, json_values, ref_to, schemas
+from payload_strategies import mutated, payloads
 from generator import ir
 from generator.compare.shapes import Scope, Typed, bare, flatten, kind, limits, shape, within
 from generator.compare.sides import Side
@@ -252,8 +254,11 @@ def test_compatible_means_every_payload_passes_and_every_witness_shows_its_diffe
         if found.count(direction):  # type: ignore[arg-type]
             continue
         root = Typed(ir.Ref(source.side.root), Scope(source.side, source.side.package))
+        declarations = {d.name: d for d in source.side.modules[source.side.package].declarations}
+        independent = payloads(root.type, declarations)  # (tests/payload_strategies: none of compare's readers)
+        drawn = st.one_of(instances(root, keys, builder), independent, independent.flatmap(mutated))
         for _ in range(PAYLOADS):
-            payload = data.draw(instances(root, keys, builder), label=f"payload of {source.side.label}")
+            payload = data.draw(drawn, label=f"payload of {source.side.label}")
             if source.decode(payload) is None:
                 refusal = target.decode(payload)
                 assert refusal is None, f"no {direction} difference, yet {target.side.label} refuses {payload!r}: {refusal}"
