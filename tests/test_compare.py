@@ -318,6 +318,15 @@ def test_descriptions_are_docs(tmp_path: Path) -> None:
 # Themselves -------------------------------------------------------------------------------
 
 
+def test_a_limited_member_beside_the_same_type_unlimited_is_no_difference(tmp_path: Path) -> None:
+    """``float | float in [0, 0]`` is ``float`` (``ir.union``): compared with itself, the limited member
+    of one side was paired with the other side's plain one and reported as a looser limit. (The
+    compare fuzz test found it.)"""
+    either = _object({"x": {"type": "number", "anyOf": [{"minimum": 0, "maximum": 0}, {}]}})
+    assert lines(compared(tmp_path, either, either)) == []
+    assert payload_lines(compared(tmp_path / "plain", either, _object({"x": {"type": "number"}}))) == []
+
+
 @pytest.mark.parametrize("name", ["chat_completion_out.json", "openai"])
 def test_a_seed_compared_with_itself_reports_nothing(name: str) -> None:
     if name == "openai":
