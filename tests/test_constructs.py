@@ -874,6 +874,19 @@ def test_an_object_that_allows_no_key_is_only_the_empty_object(tmp_path: Path, s
         msgspec.json.decode(b'{"a": 1}', type=module.N)
 
 
+@pytest.mark.parametrize(("field", "values"), [("kind", ("café", "tea")), ("sorte", ("a", "b")), ("art\u00e9", ("a", "b"))])
+def test_a_union_tagged_with_a_non_ascii_tag_decodes_with_msgspec(tmp_path: Path, field: str, values: tuple[str, str]) -> None:
+    """msgspec 0.23's JSON decoder refuses a Struct its own non-ASCII tag, and misses a non-ASCII tag
+    field in a union: the msgspec variant writes no such tag (the field is a plain ``Literal`` field,
+    the union widens), so each member's payload decodes (a compare fuzz run found the tag field)."""
+    members = [{"type": "object", "required": [field], "properties": {field: {"const": v}, "n": {"type": "integer"}}}
+               for v in values]
+    _, module = _generated(tmp_path, {"definitions": {"U": {"oneOf": members}}})
+    for v in values:
+        payload = json.dumps({field: v, "n": 1}).encode()
+        assert msgspec.to_builtins(msgspec.json.decode(payload, type=module.U)) == {field: v, "n": 1}
+
+
 @pytest.mark.parametrize(("limits", "warned"), [
     ({"multipleOf": 2**70}, "#/definitions/N/multipleOf: a `multipleOf` beyond 64-bit integers on an integer is not enforced"),
     ({"multipleOf": 1e20}, "#/definitions/N/multipleOf: a `multipleOf` beyond 64-bit integers on an integer is not enforced"),

@@ -25,6 +25,7 @@ from fractions import Fraction
 from .. import ir
 from ..names import portable_wire_name
 from ..render.dataclass import reads_format
+from ..render.msgspec_unions import msgspec_tag
 from ..review.changes import describe as spelled
 from .sides import Side
 
@@ -170,7 +171,7 @@ def shape(member: Typed, tagged: bool, decoding: bool = False) -> Shape:
     model, there = member.scope.resolve(t)
     assert isinstance(model, ir.Model)
     slots: dict[str, Slot] = {}
-    tag = model.tag
+    tag = msgspec_tag(model)
     for f in model.fields:
         if tag is not None and f.wire_name == tag.field:
             slots[f.wire_name] = _tag_slot(tag, f, tagged, decoding)
@@ -198,7 +199,7 @@ def tag_field(members: list[Typed], home: Scope) -> str | None:
     for m in objects:
         t = bare(m.type)
         d = m.scope.resolve(t)[0] if isinstance(t, ir.Ref) and m.scope.package == home.package else None
-        found.add(d.tag.field if isinstance(d, ir.Model) and d.tag is not None else None)
+        found.add(tag.field if isinstance(d, ir.Model) and (tag := msgspec_tag(d)) is not None else None)
     return next(iter(found)) if len(found) == 1 and None not in found else None
 
 
@@ -206,7 +207,7 @@ def model_tag(member: Typed) -> ir.Tag | None:
     t = bare(member.type)
     if isinstance(t, ir.Ref):
         d = member.scope.resolve(t)[0]
-        return d.tag if isinstance(d, ir.Model) else None
+        return msgspec_tag(d) if isinstance(d, ir.Model) else None
     return None
 
 

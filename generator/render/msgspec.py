@@ -17,7 +17,7 @@ from ..names import portable_wire_name
 from . import literals
 from .annotations import RICH_FORMATS, TypeStyle
 from .imports import Imports
-from .msgspec_unions import Widening, legal
+from .msgspec_unions import Widening, legal, msgspec_tag
 from .notes import constraints_note, widening_note
 from .view import Context, FieldView, field_doc, joined, with_field_call
 
@@ -38,7 +38,8 @@ def functional(model: ir.Model) -> bool:
 
 
 def omitted(model: ir.Model, field: ir.Field) -> bool:
-    is_tag = model.tag is not None and field.wire_name == model.tag.field
+    tag = msgspec_tag(model)
+    is_tag = tag is not None and field.wire_name == tag.field
     return is_tag or not portable_wire_name(field.wire_name)
 
 
@@ -76,8 +77,8 @@ def _unenforced(t: ir.Type, ctx: Context) -> str | None:
 
 def class_options(model: ir.Model, ctx: Context) -> tuple[str, ...]:
     options = ["kw_only=True"]
-    if model.tag is not None:
-        options += [f"tag_field={literals.string(model.tag.field)}", f"tag={literals.value(model.tag.value)}"]
+    if (tag := msgspec_tag(model)) is not None:
+        options += [f"tag_field={literals.string(tag.field)}", f"tag={literals.value(tag.value)}"]
     if model.closed:
         options.append("forbid_unknown_fields=True")
     return tuple(options)

@@ -175,6 +175,16 @@ def _array_items(t: ir.Type) -> tuple[ir.Type, ...]:
     return (t.item,) if isinstance(t, ir.Array) else t.items if isinstance(t, ir.Tuple) else ()
 
 
+def msgspec_tag(model: ir.Model) -> ir.Tag | None:
+    """The model's tag as the msgspec variant writes it: none where the field or a string value is not
+    ASCII, which msgspec 0.23's JSON decoder misreads (it refuses a Struct its own such tag, and misses
+    such a tag field in a union); the field is then a plain field, and a union of such models widens."""
+    tag = model.tag
+    if tag is None or not tag.field.isascii() or (isinstance(tag.value, str) and not tag.value.isascii()):
+        return None
+    return tag
+
+
 def _object_kind(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> str | None:
     """``"dict"``, ``"untagged"`` (a Struct), ``"tag:<field>"`` (a tagged Struct), or ``None``."""
     t = _bare(t)
@@ -185,5 +195,6 @@ def _object_kind(t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> str 
     if isinstance(t, ir.Ref):
         d = declarations.get(t.name)
         if isinstance(d, ir.Model):
-            return f"tag:{d.tag.field}" if d.tag else "untagged"
+            tag = msgspec_tag(d)
+            return f"tag:{tag.field}" if tag else "untagged"
     return None
