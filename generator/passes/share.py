@@ -11,6 +11,7 @@ differ, and either may change on its own).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from .. import ir
@@ -19,7 +20,7 @@ from ..ir.walk import declaration_refs, map_declaration_types, map_refs, reachab
 
 
 def share(module: ir.Module, reporter: Reporter) -> ir.Module:
-    while True:  # a copy's parent is a copy once the copy is the named declaration: again until none is
+    while True:  # a copy skipped as one of its own ancestors' equals (see ``_Signatures``): again until none is
         shared = _share(module)
         if shared is module:
             return module
@@ -34,13 +35,8 @@ def _share(module: ir.Module) -> ir.Module:
     for d in module.declarations:
         if not d.inline:
             outlines.setdefault(_outline(d), []).append(d.name)
-    text = _Signatures(by_name)
-    same: dict[str, str] = {}
-    for d in module.declarations:
-        candidates = outlines.get(_outline(d)) if d.inline else None
-        if candidates:  # the whole text only where the outline already matches (a few in a thousand)
-            mine = text.of(d.name)
-            same.update({d.name: n for n in candidates[::-1] if text.of(n) == mine})
+    text = _Signatures(by_name, outlines)
+    same = {d.name: twin for d in module.declarations if d.inline and (twin := text.twin(d.name)) is not None}
     if not same:
         return module
     kept = tuple(d for d in module.declarations if d.name not in same)
@@ -69,15 +65,56 @@ def _outline(d: ir.Declaration) -> tuple[object, ...]:
 
 
 class _Signatures:
-    """Each declaration's text without its name, place and inline mark, with what it declares inline
-    written in place (a reference back up the chain written as how many levels up it leads)."""
+    """Each declaration's text without its name, place and inline mark. What it declares inline is
+    written as the named declaration it copies, else as the number of its own text (texts are
+    numbered as they are met: equal numbers, equal texts), so a text is as long as the declaration
+    itself, however deep the schema nests; a reference back up the chain is written as how many
+    levels up it leads.
 
-    def __init__(self, by_name: dict[str, ir.Declaration]) -> None:
+    Each text is worked out once (``done``), except one that refers back up its chain. A declaration
+    is not compared with one whose text is being worked out (``busy``): that one encloses it, and a
+    text never equals one that holds it; the next round of ``share`` sees what this order hides.
+    """
+
+    def __init__(self, by_name: dict[str, ir.Declaration], outlines: dict[tuple[object, ...], list[str]]) -> None:
         self.by_name = by_name
+        self.outlines = outlines
         self.done: dict[str, str] = {}
+        self.numbers: dict[str, int] = {}
+        self.twins: dict[str, str | None] = {}
+        self.busy: set[str] = set()
+        self.indexes: dict[tuple[object, ...], dict[str, str]] = {}
 
     def of(self, name: str) -> str:
         return self._of(name, (name,))[0]
+
+    def twin(self, name: str) -> str | None:
+        """The first declaration the schema names whose text is this inline declaration's, if any."""
+        if name in self.twins:
+            return self.twins[name]
+        outline = _outline(self.by_name[name])
+        candidates = self.outlines.get(outline, ())
+        # the whole text only where the outline already matches (a few in a thousand)
+        mine = self.of(name) if candidates else ""
+        found = self._first(outline, candidates, mine)
+        if not self.busy:  # worked out with nothing hidden
+            self.twins[name] = found
+        return found
+
+    def _first(self, outline: tuple[object, ...], candidates: Sequence[str], text: str) -> str | None:
+        """The first of ``candidates`` (named, of one outline) whose text is ``text`` and that is not busy;
+        once all of them are worked out, by their texts, not one by one."""
+        by_text = self.indexes.get(outline)
+        if by_text is None and candidates and self.busy.isdisjoint(candidates):
+            by_text = {}
+            for n in candidates:
+                by_text.setdefault(self.of(n), n)
+            self.indexes[outline] = by_text
+        if by_text is not None:
+            found = by_text.get(text)
+            if found not in self.busy:
+                return found
+        return next((n for n in candidates if n not in self.busy and self.of(n) == text), None)
 
     def _of(self, name: str, chain: tuple[str, ...]) -> tuple[str, int]:
         """The text, and how far up ``chain`` it refers (0: within itself; its memo needs no chain)."""
@@ -97,13 +134,18 @@ class _Signatures:
                 return n
             inner, inner_reach = self._of(n, (*chain, n))
             reach = max(reach, inner_reach - 1)
-            return f"<{inner}>"
+            twin = self.twin(n) if inner_reach == 0 else None
+            return twin if twin is not None else f"<{self.numbers.setdefault(inner, len(self.numbers))}>"
 
         d = self.by_name[name]
         if isinstance(d, ir.Model):
             d = replace(d, tag=None, fields=tuple(replace(f, doc=_words(f.doc)) for f in d.fields))
         bare = replace(d, name="", doc=_words(d.doc), inline=False, origin=None)
-        result = repr(map_declaration_types(bare, lambda t: map_refs(t, written)))
+        self.busy.add(name)
+        try:
+            result = repr(map_declaration_types(bare, lambda t: map_refs(t, written)))
+        finally:
+            self.busy.discard(name)
         if reach == 0:
             self.done[name] = result
         return result, reach
