@@ -171,13 +171,9 @@ class Module:
 def union(*types: Type) -> Type:
     """A flat union without repeats, ``None`` last; one member is that member. A member within limits
     beside the same type without them adds nothing (``float | float >= 0`` is ``float``)."""
-    members: list[Type] = []
-    for t in types:
-        for m in t.members if isinstance(t, Union) else (t,):
-            if m not in members:
-                members.append(m)
-    members = [m for m in members if not (isinstance(m, Constrained) and m.type in members)]
-    if Null() in members:
+    unique = dict.fromkeys(m for t in types for m in (t.members if isinstance(t, Union) else (t,)))
+    members = [m for m in unique if not (isinstance(m, Constrained) and m.type in unique)]
+    if Null() in unique:
         members.remove(Null())
         members.append(Null())
     if any(isinstance(m, AnyType) for m in members):

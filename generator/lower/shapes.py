@@ -77,12 +77,21 @@ def type_of_value(value: Any) -> ir.Type:
 
 
 def distinct(values: list[Any]) -> list[Any]:
-    """Values without repeats, telling ``1`` and ``True`` apart (``dict.fromkeys`` would not)."""
-    seen: list[Any] = []
+    """Values without repeats, telling ``1`` and ``True`` apart (``dict.fromkeys`` would not); inside
+    an array or object, Python's ``==`` (``[1]`` is ``[1.0]``). One look-up a value."""
+    seen: dict[tuple[type, Any], Any] = {}
     for v in values:
-        if not any(v == s and type(v) is type(s) for s in seen):
-            seen.append(v)
-    return seen
+        seen.setdefault((type(v), _frozen(v)), v)
+    return list(seen.values())
+
+
+def _frozen(value: Any) -> Any:
+    """``value``, hashable, equal where the JSON values are ``==``."""
+    if isinstance(value, dict):
+        return frozenset((k, _frozen(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return tuple(map(_frozen, value))
+    return value
 
 
 def description(schema: Schema) -> str | None:

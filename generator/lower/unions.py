@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import cache
 from typing import Any
 
@@ -49,9 +50,9 @@ def member_names(lw: Context, pairs: list[tuple[Schema, Schema]], hint: str, fie
     chosen: list[str | None] = [None] * len(pairs)
     for rank in range(4):
         candidates = {i: _pascal(s[rank] or "") for i, s in enumerate(sources) if chosen[i] is None}
-        taken = list(candidates.values())
+        taken = Counter(candidates.values())
         for i, word in candidates.items():
-            if word and word[0].isalpha() and taken.count(word) == 1:
+            if word and word[0].isalpha() and taken[word] == 1:
                 chosen[i] = _named(lw, hint, word, sources[i][0] if rank == 0 else None, rank == 3)
     counter = iter(range(1, len(pairs) + 1))
     return [name if name is not None else hint if _plain(full) or _nested(full) else f"{hint}Option{next(counter)}"
