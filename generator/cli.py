@@ -59,6 +59,12 @@ def _main(argv: list[str] | None) -> int:
         if args.debug:
             traceback.print_exc()
         return 1
+    except MemoryError:  # a bug (every stage is linear in its input), or a machine too small for the input
+        print("error: schemagen ran out of memory; nothing was written - please report it with the input",
+              file=sys.stderr)
+        if args.debug:
+            traceback.print_exc()
+        return 1
     except FormatError as exc:
         print(f"internal error, please report it: {exc}", file=sys.stderr)
         return 1

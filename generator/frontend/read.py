@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostic, Location, SchemaError
+from . import nesting
 
 SUFFIXES = (".json", ".yaml", ".yml")
 
@@ -33,7 +34,17 @@ def read_text(path: Path, display: str) -> str:
 
 def parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any] | None = None) -> Any:
     """The value of a file's text; ``yaml_parse``: what parses YAML (default ``load_yaml``), whose
-    YAML errors are reported with their line and column."""
+    YAML errors are reported with their line and column. It may nest ``nesting.MAX_NESTING`` deep."""
+    try:
+        value = _parse(text, suffix, display, yaml_parse)
+    except RecursionError:  # far past the limit: the parser gives up before it can be checked
+        line, column = nesting.position(text) if suffix == ".json" else (None, None)
+        raise _fail(Location(display, line=line, column=column), nesting.MESSAGE, nesting.HINT) from None
+    nesting.check(value, text, suffix == ".json", display)
+    return value
+
+
+def _parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any] | None) -> Any:
     if suffix == ".json":
         try:
             return json.loads(text)
@@ -74,5 +85,5 @@ def _yaml() -> tuple[Any, type[Any]]:
     return yaml, yaml_core.loader()
 
 
-def _fail(location: Location, message: str) -> SchemaError:
-    return SchemaError([Diagnostic(location, message)])
+def _fail(location: Location, message: str, hint: str | None = None) -> SchemaError:
+    return SchemaError([Diagnostic(location, message, hint)])

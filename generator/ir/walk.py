@@ -38,6 +38,12 @@ def rebuild(t: ir.Type, kids: tuple[ir.Type, ...]) -> ir.Type:
     return t
 
 
+def nesting(t: ir.Type) -> int:
+    """How many types ``t``'s annotation writes inside each other (``list[int | None]``: 2)."""
+    kids = children(t)
+    return 1 + max(map(nesting, kids)) if kids else 0
+
+
 def types(t: ir.Type) -> Iterator[ir.Type]:
     """``t`` and every type nested in it, outside in."""
     yield t

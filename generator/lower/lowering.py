@@ -12,8 +12,9 @@ from typing import Any
 
 from .. import ir
 from ..diagnostics import Reporter
+from ..frontend.nesting import MAX_NESTING
 from ..frontend.schema import Schema, SchemaSet
-from ..ir.walk import map_declaration_types, map_refs, reachable
+from ..ir.walk import map_declaration_types, map_refs, nesting, reachable
 from ..names import unique
 from . import arrays, objects, references, unions
 from .constraints import constrain, scalar
@@ -30,7 +31,8 @@ VALUE_KEYWORDS = ("minLength", "maxLength", "pattern", "minimum", "maximum", "ex
                   "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems",
                   "minProperties", "maxProperties")
 MAX_TYPE_DEPTH = 64
-"""Nesting of one annotation (``list[list[...]]``); CPython's parser stops near 200 brackets."""
+"""Nesting of one annotation (``list[list[...]]``, a union one level however many members it flattens);
+CPython's parser stops near 200 brackets."""
 ANY_KIND = ("string", "number", "boolean", "null", "array", "object")
 
 
@@ -129,15 +131,20 @@ class Lowering:
     def type_of(self, schema: Schema, hint: str, *, top: bool = False, made_by_folding: bool = False) -> ir.Type:
         """The type of ``schema``; an object with properties becomes an inline model ``hint``.
         ``made_by_folding``: ``schema`` is what folding made (it may lead back to itself, see ``folded``)."""
-        if self.depth >= MAX_TYPE_DEPTH:
-            self.scope.reporter.error(schema.loc, f"a type nested more than {MAX_TYPE_DEPTH} levels deep",
-                                      "Python cannot compile such an annotation; give an inner level a name of its own")
+        if self.depth >= MAX_NESTING:  # deeper than any document may nest: folding that goes on and on
+            self.scope.reporter.error(schema.loc, f"the schema nests more than {MAX_NESTING} levels deep",
+                                      "give an inner level a name of its own (a definition and a $ref to it)")
             return ir.AnyType()
         self.depth += 1
         try:
-            return self._type_of(schema, hint, top, made_by_folding)
+            t = self._type_of(schema, hint, top, made_by_folding)
         finally:
             self.depth -= 1
+        if self.depth == 0 and nesting(t) > MAX_TYPE_DEPTH:  # one annotation's whole expression, measured once
+            self.scope.reporter.error(schema.loc, f"a type nested {nesting(t)} levels deep, more than the "
+                                      f"{MAX_TYPE_DEPTH} an annotation may", "give an inner level a name of its own")
+            return ir.AnyType()
+        return t
 
     def _type_of(self, schema: Schema, hint: str, top: bool, made_by_folding: bool) -> ir.Type:
         key = self.scope.defined.get(id(schema))
