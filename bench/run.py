@@ -27,7 +27,10 @@ Then, with the ``decode`` case, a second table (bench/decode.py): reading OpenAI
 dataclass variant's ``from_dict`` beside msgspec reading the msgspec variant (the ratio), and the size of
 both modules of OpenAI's whole description, with the converter's share.
 
-    .venv/bin/python bench/run.py [--quick] [--repeat N] [--no-dcg] [--cases seeds,openai,subsets,decode]
+Then, with the ``growth`` case, a third (bench/growth.py): how the cost grows with each shape of schema
+(depth, unions in unions, ``allOf`` and ``$ref`` chains, width, long enums, shared members), ×2 a step.
+
+    .venv/bin/python bench/run.py [--quick] [--repeat N] [--no-dcg] [--cases seeds,openai,subsets,decode,growth]
 
 ``--quick``: one repetition, no 1,000-schema subset. Not part of ``make test``.
 """
@@ -343,8 +346,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="one repetition, no 1,000-schema subset")
     parser.add_argument("--repeat", type=int, default=None, help="repetitions per measurement (default 3)")
     parser.add_argument("--no-dcg", dest="dcg", action="store_false", help="leave datamodel-codegen out")
-    parser.add_argument("--cases", default="seeds,openai,subsets,decode",
-                        help="comma-separated: seeds, openai, subsets, decode")
+    parser.add_argument("--cases", default="seeds,openai,subsets,decode,growth",
+                        help="comma-separated: seeds, openai, subsets, decode, growth")
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
     args = parser.parse_args(argv)
     repeat = args.repeat or (1 if args.quick else 3)
@@ -401,6 +404,11 @@ def main(argv: list[str] | None = None) -> int:
 
         bench.note("decode: from_dict beside msgspec on OpenAI's examples")
         print("\n" + decoding(max(repeat, 5)))
+    if "growth" in cases:
+        from growth import SIZES as GROWTH_SIZES, report as growth
+
+        bench.note("growth: each shape of bench/shapes.py at sizes ×2")
+        print("\n" + growth(sizes=GROWTH_SIZES[:4] if args.quick else GROWTH_SIZES, repeat=repeat))
     print(f"\n{os.cpu_count()} CPUs; load average before the last run: {os.getloadavg()[0]:.1f}; "
           f"{time.strftime('%Y-%m-%d %H:%M')}; python {sys.version.split()[0]}")
     return 0

@@ -1,0 +1,105 @@
+"""Schemas of one shape at any size: what ``bench/growth.py`` times and ``tests/test_growth.py`` counts.
+
+Each shape is a function ``n -> document`` (a JSON Schema, or an OpenAPI document where the shape is
+OpenAPI's) whose size is linear in ``n``: doubling ``n`` doubles the schema, so a stage whose cost more
+than doubles with it costs more than linear time in the input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Document = dict[str, Any]
+
+
+def depth(n: int) -> Document:
+    """Inline objects nested ``n`` deep (``x`` holds an object whose ``x`` holds an object…)."""
+    inner: Document = {"type": "string"}
+    for _ in range(n):
+        inner = {"type": "object", "properties": {"x": inner}, "required": ["x"]}
+    return {"title": "Deep", **inner}
+
+
+def unions_in_unions(n: int) -> Document:
+    """``anyOf`` inside ``anyOf``, ``n`` deep, each level adding an object member of its own."""
+    inner: Document = {"type": "string"}
+    for i in range(n):
+        member = {"type": "object", "properties": {f"p{i}": {"type": "integer"}}, "required": [f"p{i}"]}
+        inner = {"anyOf": [member, inner]}
+    return {"title": "Nested", "type": "object", "properties": {"u": inner}}
+
+
+def all_of_chain(n: int) -> Document:
+    """``D0`` is ``allOf [D1, own property]``, ``D1`` is ``allOf [D2, …]``: ``n`` links."""
+    defs: Document = {f"D{i}": {"allOf": [{"$ref": f"#/$defs/D{i + 1}"},
+                                          {"type": "object", "properties": {f"p{i}": {"type": "string"}}}]}
+                      for i in range(n)}
+    defs[f"D{n}"] = {"type": "object", "properties": {"last": {"type": "integer"}}}
+    return {"title": "Chain", "$ref": "#/$defs/D0", "$defs": defs}
+
+
+def ref_chain(n: int) -> Document:
+    """``R0`` is ``$ref R1``, … ``n`` links to one object."""
+    defs: Document = {f"R{i}": {"$ref": f"#/$defs/R{i + 1}"} for i in range(n)}
+    defs[f"R{n}"] = {"type": "object", "properties": {"x": {"type": "string"}}}
+    return {"title": "Refs", "type": "object", "properties": {"r": {"$ref": "#/$defs/R0"}}, "$defs": defs}
+
+
+def wide(n: int) -> Document:
+    """One object with ``n`` properties of several kinds."""
+    kinds = ({"type": "string"}, {"type": "integer", "minimum": 0}, {"type": ["string", "null"]},
+             {"type": "array", "items": {"type": "number"}}, {"type": "object", "properties": {"a": {"type": "string"}}})
+    return {"title": "Wide", "type": "object",
+            "properties": {f"p{i}": kinds[i % len(kinds)] for i in range(n)}, "required": [f"p{i}" for i in range(0, n, 2)]}
+
+
+def wide_union(n: int) -> Document:
+    """One ``anyOf`` of ``n`` objects (an untagged union: each has a title and a property of its own)."""
+    members = [{"title": f"Member{i}", "type": "object", "properties": {f"m{i}": {"type": "string"}},
+                "required": [f"m{i}"]} for i in range(n)]
+    return {"title": "Either", "type": "object", "properties": {"u": {"anyOf": members}}}
+
+
+def long_enum(n: int) -> Document:
+    """A named enum of ``n`` values, used by a property."""
+    return {"title": "Enums", "type": "object", "properties": {"e": {"$ref": "#/$defs/Kind"}},
+            "$defs": {"Kind": {"enum": [f"value_{i}" for i in range(n)]}}}
+
+
+def shared_members(n: int) -> Document:
+    """``n`` tagged members and ``n`` unions, each of eight of them, tagged by ``type``
+    (an OpenAPI document: ``discriminator``)."""
+    schemas: Document = {
+        f"M{i}": {"type": "object", "required": ["type"],
+                  "properties": {"type": {"type": "string", "enum": [f"m{i}"]}, f"v{i}": {"type": "integer"}}}
+        for i in range(n)}
+    for i in range(n):
+        members = [f"M{(i + k) % n}" for k in range(min(8, n))]
+        schemas[f"U{i}"] = {"oneOf": [{"$ref": f"#/components/schemas/{m}"} for m in members],
+                            "discriminator": {"propertyName": "type"}}
+    return {"openapi": "3.1.0", "info": {"title": "Shared", "version": "1"}, "paths": {},
+            "components": {"schemas": schemas}}
+
+
+def inline_copies(n: int) -> Document:
+    """``n`` named objects, each with an inline copy of the next one's shape: the sharing pass's work."""
+    def shape(i: int) -> Document:
+        return {"type": "object", "properties": {"k": {"type": "string"}, f"q{i}": {"type": "integer"}}}
+    defs: Document = {f"C{i}": {**shape(i), "properties": {**shape(i)["properties"], "next": shape(i + 1)}}
+                      for i in range(n)}
+    defs[f"C{n}"] = shape(n)
+    return {"title": "Copies", "type": "object", "properties": {"c": {"$ref": "#/$defs/C0"}}, "$defs": defs}
+
+
+SHAPES: dict[str, Callable[[int], Document]] = {
+    "depth": depth,
+    "anyOf in anyOf": unions_in_unions,
+    "allOf chain": all_of_chain,
+    "$ref chain": ref_chain,
+    "wide object": wide,
+    "wide union": wide_union,
+    "long enum": long_enum,
+    "shared members": shared_members,
+    "inline copies": inline_copies,
+}

@@ -1,0 +1,185 @@
+"""No shape of schema costs more than linear work (#22): each shape of bench/shapes.py, grown ×2 twice;
+and the limits on nesting that keep it so.
+
+Work is counted, not timed: the Python calls that reading, lowering, the passes and laying out all
+three variants make (``sys.setprofile``), the same on a busy machine as on an idle one. What a run
+costs whatever the size (imports, the meta-schemas, the templates) cancels out of the difference
+between two sizes; the test holds ``work(4n) - work(2n)`` to about twice ``work(2n) - work(n)``:
+linear growth gives 2, quadratic 4. Black's share is measured by bench/growth.py (``make bench``).
+
+Schemagen writes each ``allOf`` flat (every class lists the fields it takes from its parents), so an
+``allOf`` chain of n links is a module of n²/2 fields: there the work per field written is held.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import pytest
+
+import generator.render as rendering
+from generator.diagnostics import Reporter
+from generator.frontend.nesting import MAX_NESTING
+from generator.lower import literals
+from generator.ir import Model, Module
+from generator.project.config import ALL_VARIANTS
+from generator.project.inputs import Input
+from generator.project.pipeline import to_ir
+
+from conftest import ROOT, bench_module
+
+SHAPES: dict[str, Callable[[int], dict[str, Any]]] = bench_module("shapes").SHAPES
+SIZES = (12, 24, 48)
+LINEAR = 2.4
+"""The most ``work(4n) - work(2n)`` may be over ``work(2n) - work(n)``: 2 is linear, 4 quadratic."""
+
+
+def _run(document: dict[str, Any], folder: Path) -> Module:
+    path = folder / "case.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    module = to_ir(Input("case", path, "case.json"), folder, Reporter())
+    env = rendering.environment()
+    for variant in ALL_VARIANTS:
+        rendering.layout(module, variant, "case.json", env)
+    return module
+
+
+def _work(document: dict[str, Any], folder: Path) -> tuple[int, Module]:
+    """The Python calls ``_run`` makes, and its module."""
+    calls = 0
+
+    def count(frame: FrameType, event: str, arg: object) -> None:
+        nonlocal calls
+        if event == "call":
+            calls += 1
+
+    sys.setprofile(count)  # type: ignore[arg-type]
+    try:
+        module = _run(document, folder)
+    finally:
+        sys.setprofile(None)
+    return calls, module
+
+
+def _linear(work: list[int]) -> bool:
+    return work[2] - work[1] <= LINEAR * max(work[1] - work[0], 0)
+
+
+def _fields(module: Module) -> int:
+    return sum(len(d.fields) if isinstance(d, Model) else 1 for d in module.declarations)
+
+
+def _measure(shape: str, folder: Path) -> tuple[list[int], list[int]]:
+    """The calls and the fields written at each of ``SIZES``."""
+    _run(SHAPES[shape](SIZES[0]), folder)  # what a first run does once (caches, imports) is not counted
+    measured = [_work(SHAPES[shape](n), folder) for n in SIZES]
+    return [calls for calls, _ in measured], [_fields(module) for _, module in measured]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_doubling_a_shape_at_most_doubles_the_work(shape: str, tmp_path: Path) -> None:
+    """Counted in a process of its own, capped (``MEMORY``): a cost gone exponential fails, quickly."""
+    paths = os.pathsep.join([str(ROOT), str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])
+    done = subprocess.run([sys.executable, __file__, shape, str(tmp_path)], capture_output=True, text=True,
+                          timeout=300, preexec_fn=_capped, env={**os.environ, "PYTHONPATH": paths})
+    assert done.returncode == 0, done.stderr[-3000:]
+    calls, sizes = json.loads(done.stdout)
+    if shape == "allOf chain":  # its output is quadratic (see above): the work per field written
+        assert sizes[2] > 3 * sizes[1] > 9 * sizes[0], sizes  # still flat: else this branch is not needed
+        per_field = [w / s for w, s in zip(calls, sizes)]
+        assert per_field[2] <= 1.15 * per_field[1], (shape, calls, sizes)
+        return
+    assert calls[1] > calls[0], calls
+    assert _linear(calls), f"{shape}: {calls} calls for sizes {SIZES}: more than linear"
+
+
+def test_the_count_sees_quadratic_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The measure can fail: enum values told apart by comparing each with all kept before it (as
+    ``lower.shapes.distinct`` did until #22) are caught at these sizes."""
+    def quadratic(values: list[Any]) -> list[Any]:
+        seen: list[Any] = []
+        for v in values:
+            if not any(v == s and type(v) is type(s) for s in seen):
+                seen.append(v)
+        return seen
+
+    monkeypatch.setattr(literals, "distinct", quadratic)
+    _run(SHAPES["long enum"](SIZES[0]), tmp_path)
+    work = [_work(SHAPES["long enum"](n * 8), tmp_path)[0] for n in SIZES]
+    assert not _linear(work), work
+
+
+DEEPEST = {"depth": ((MAX_NESTING - 1) // 2, "msgspec"), "anyOf in anyOf": ((MAX_NESTING - 3) // 2 - 1, "dataclass")}
+"""Each nesting shape at the most the nesting limit lets through (a level is two: a keyword, then a
+value), and the variant it is rendered in (every stage runs for any of them; each takes seconds)."""
+MEMORY = 2 * 1024**3
+"""The address space the command may take, its 512 MB stack included: an exponential cost ends in a
+MemoryError here, within seconds, not with the machine's memory."""
+
+
+def _write(path: Path, document: dict[str, Any]) -> None:
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(10 * MAX_NESTING)  # json.dumps recurses with the document
+    try:
+        path.write_text(json.dumps(document), encoding="utf-8")
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _capped() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+@pytest.mark.parametrize("shape", sorted(DEEPEST))
+def test_the_deepest_document_the_limit_lets_through_is_generated(shape: str, tmp_path: Path) -> None:
+    """Until #22, a 2 KB document of inline objects 26 deep took 1.3 GB and one 50 deep all the memory."""
+    path = tmp_path / "deep.json"
+    size, variant = DEEPEST[shape]
+    _write(path, SHAPES[shape](size))
+    done = subprocess.run([sys.executable, "-m", "generator", "render", "--variant", variant, str(path)],
+                          capture_output=True, text=True, timeout=300, preexec_fn=_capped)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.count("class ") >= size
+
+
+def test_a_document_past_the_limit_is_a_located_error(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    _write(path, SHAPES["depth"](MAX_NESTING // 2 + 1))
+    done = subprocess.run([sys.executable, "-m", "generator", "render", "--variant", "msgspec", str(path)],
+                          capture_output=True, text=True, timeout=120, preexec_fn=_capped)
+    assert done.returncode == 1 and "Traceback" not in done.stderr and done.stdout == ""
+    assert done.stderr.startswith(f"{path.name}:1:") and "/properties/x/properties/x" in done.stderr, done.stderr
+    assert f"the document nests more than {MAX_NESTING} levels deep" in done.stderr
+
+
+if __name__ == "__main__":  # what test_doubling_a_shape_at_most_doubles_the_work runs: SHAPE FOLDER
+    print(json.dumps(_measure(sys.argv[1], Path(sys.argv[2]))))
+
+
+def _render(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "generator", "render", "--variant", "msgspec", str(path)],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_an_annotation_nests_at_most_64_types_and_a_flattened_union_is_one(tmp_path: Path) -> None:
+    """The limit is the annotation's, not the schema's: ``anyOf`` in ``anyOf`` 100 deep is one flat
+    union (it was refused as 'more than 64 levels deep'); 70 arrays in each other are refused."""
+    _write(tmp_path / "unions.json", SHAPES["anyOf in anyOf"](100))
+    done = _render(tmp_path / "unions.json")
+    assert done.returncode == 0 and done.stdout.count("class ") == 101, done.stderr
+    items: dict[str, Any] = {"type": "string"}
+    for _ in range(70):
+        items = {"type": "array", "items": items}
+    _write(tmp_path / "lists.json", {"title": "L", "type": "object", "properties": {"l": items}})
+    done = _render(tmp_path / "lists.json")
+    assert done.returncode == 1 and done.stdout == "", done.stdout
+    assert done.stderr.strip() == ("lists.json:1:54: #/properties/l: a type nested 70 levels deep, more than the 64 an "
+                                   "annotation may - give an inner level a name of its own")
