@@ -168,3 +168,15 @@ def test_a_definition_copied_only_to_be_folded_into_another_is_not_declared(tmp_
     assert result.returncode == 0, result.stderr
     source = (tmp_path / "generated" / "main" / "dataclass_models.py").read_text()
     assert "class Full" in source and "    id: int" in source and "class Base" not in source
+
+
+@pytest.mark.parametrize("listed", [False, True], ids=["input", "no input"])
+def test_a_pointer_a_schema_file_does_not_hold_is_not_called_no_schema_file(tmp_path: Path, listed: bool) -> None:
+    write(tmp_path, a={"title": "A", "type": "object", "properties": {"x": {"$ref": "b.json#/definitions/Nope"}}},
+          b={"definitions": {"B": {"type": "string"}}})
+    if listed:
+        (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\n[[tool.schemagen.inputs]]\npath = "schemas/a.json"\n')
+    result = generate(tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr == ("schemas/a.json:1:63: #/properties/x/$ref: 'schemas/b.json' declares nothing at "
+                             "#/definitions/Nope - refer to one of its definitions\n")

@@ -74,8 +74,8 @@ class Library:
             return None
         return path
 
-    def refusal(self, file: str) -> tuple[str, str]:
-        """Why a reference to ``file`` is not read (message, hint)."""
+    def refusal(self, file: str, fragment: str = "") -> tuple[str, str]:
+        """Why a reference to ``file#fragment`` is not read, or finds nothing (message, hint)."""
         path = (self.root / file).resolve()
         if not path.is_relative_to(self.folder.resolve()):
             return f"{file!r} is outside {self.where}: it is not read", f"vendor it into {self.where}"
@@ -84,7 +84,9 @@ class Library:
             if prefix is not None:
                 return f"no file {file!r}", f"{REFS_SETTING} maps {prefix!r} there: vendor the document into it"
             return f"no file {file!r}", "fix the reference"
-        return f"{file!r} is not a schema file", "refer to a .json, .yaml or .yml file"
+        if Path(file).suffix not in SUFFIXES:
+            return f"{file!r} is not a schema file", "refer to a .json, .yaml or .yml file"
+        return f"{file!r} declares nothing at #{fragment}", "refer to one of its definitions"
 
     def _by_id(self, folder: str) -> dict[str, str]:
         """The files of a mapped folder (and its subfolders) by their root ``$id`` (``id`` before

@@ -57,7 +57,7 @@ class Linker:
         file, pointer = ref.split("#", 1)
         target = self.by_file.get(file)
         if target is None:
-            raise SchemaError([Diagnostic(where, *self.library.refusal(file))])
+            raise SchemaError([Diagnostic(where, *self.library.refusal(file, pointer))])
         if file in self.active:
             cycle = " -> ".join([*self.active[self.active.index(file):], file])
             raise SchemaError([Diagnostic(where, f"inputs refer to each other in a cycle: {cycle}",
