@@ -170,6 +170,54 @@ def test_a_definition_copied_only_to_be_folded_into_another_is_not_declared(tmp_
     assert "class Full" in source and "    id: int" in source and "class Base" not in source
 
 
+# --- a file whose root constrains nothing is `Any`, as `{}` is --------------------------------------
+
+SAYS_NOTHING = [{"$schema": "http://json-schema.org/draft-07/schema#"}, {"additionalItems": False}, {},
+                {"definitions": {"Unused": {"type": "string"}}}]
+USES = {"title": "Main", "type": "object", "required": ["x"], "properties": {
+    "x": {"$ref": "empty.json"}, "y": {"allOf": [{"$ref": "./empty.json#"}, {"type": "integer"}]}}}
+
+
+@pytest.mark.parametrize("empty", SAYS_NOTHING)
+@pytest.mark.parametrize("listed", [False, True], ids=["input", "no input"])
+def test_a_reference_to_a_file_whose_root_constrains_nothing_is_any(tmp_path: Path, empty: object,
+                                                                    listed: bool) -> None:
+    from test_cli import run
+
+    write(tmp_path, main=USES, empty=empty)
+    if listed:  # only main.json is an input: what empty.json holds is read for the reference
+        (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\n[[tool.schemagen.inputs]]\npath = "schemas/main.json"\n')
+    result = generate(tmp_path)
+    assert result.returncode == 0 and result.stderr.startswith("generated/: "), result.stderr
+    models = (tmp_path / "generated" / "main" / "msgspec_models.py").read_text()
+    assert "    x: Any\n    y: int | UnsetType = UNSET\n" in models and "_empty" not in models
+    rendered = run(tmp_path, "render", "schemas/main.json", "--variant", "msgspec")
+    assert rendered.returncode == 0 and rendered.stdout == models, rendered.stderr
+    ir = run(tmp_path, "ir", "schemas/main.json")
+    assert ir.returncode == 0 and json.loads(ir.stdout)["declarations"][0]["fields"][0]["type"] == {"node": "AnyType"}
+
+
+@pytest.mark.parametrize("empty", SAYS_NOTHING[:3])  # (the last declares its definition)
+def test_an_input_whose_root_constrains_nothing_is_read_as_an_empty_schema_is(tmp_path: Path, empty: object) -> None:
+    from test_cli import run
+
+    write(tmp_path, empty=empty, brace={})
+    assert generate(tmp_path).returncode == 0
+    for variant in ("dataclass", "typeddict", "msgspec"):
+        names = [(tmp_path / "generated" / stem / f"{variant}_models.py").read_text().replace(stem, "_")
+                 for stem in ("empty", "brace")]
+        assert names[0] == names[1]
+    assert run(tmp_path, "ir", "schemas/empty.json").stdout == run(tmp_path, "ir", "schemas/brace.json").stdout
+
+
+def test_a_reference_to_the_root_of_its_own_document_that_constrains_nothing_is_any(tmp_path: Path) -> None:
+    write(tmp_path, tree={"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {
+        "Node": {"type": "object", "properties": {"anything": {"$ref": "#"}}}}})
+    result = generate(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "    anything: Any | UnsetType = UNSET\n" in (tmp_path / "generated" / "tree" / "msgspec_models.py").read_text()
+
+
 @pytest.mark.parametrize("listed", [False, True], ids=["input", "no input"])
 def test_a_pointer_a_schema_file_does_not_hold_is_not_called_no_schema_file(tmp_path: Path, listed: bool) -> None:
     write(tmp_path, a={"title": "A", "type": "object", "properties": {"x": {"$ref": "b.json#/definitions/Nope"}}},

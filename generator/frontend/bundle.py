@@ -29,12 +29,13 @@ __all__ = ["Library", "bundle"]
 def bundle(schemas: SchemaSet, home: str, library: Library, reporter: Reporter) -> SchemaSet:
     """``schemas`` (read from ``home``) with every definition it needs from files of ``library``."""
     definitions = dict(schemas.definitions)
+    anything = set(schemas.anything)
     documents: dict[str, _Document] = {}
     pending = [(ref, home) for d in definitions.values() for ref in refs_of(d.schema)]
     while pending:
         ref, referrer = pending.pop()
         file, _, fragment = ref.partition("#")
-        if ref in definitions or not file or not library.answers(file, referrer):
+        if ref in definitions or ref in anything or not file or not library.answers(file, referrer):
             continue
         if file not in documents:
             document = library.read(file)
@@ -45,7 +46,9 @@ def bundle(schemas: SchemaSet, home: str, library: Library, reporter: Reporter) 
         if found is not None:
             definitions[ref] = found
             pending.extend((found_ref, file) for found_ref in refs_of(found.schema))
-    return SchemaSet(definitions) if documents else schemas
+        elif documents[file].constrains_nothing(fragment):
+            anything.add(ref)
+    return SchemaSet(definitions, frozenset(anything)) if documents else schemas
 
 
 class _Document:
@@ -68,6 +71,10 @@ class _Document:
                                      wanted=self.wanted, locate=self.library.locate)
             _prefix(self.schemas, self.display, self.home)
         return self.schemas.definitions.get(self.display + key)
+
+    def constrains_nothing(self, fragment: str) -> bool:
+        """``#fragment`` (asked for already) is the root of a document that constrains nothing (``Any``)."""
+        return self.schemas is not None and "#" + fragment in self.schemas.anything  # (keys local to the file)
 
 
 def _prefix(schemas: SchemaSet, file: str, home: str) -> None:

@@ -45,6 +45,10 @@ class Definition:
 class SchemaSet:
     definitions: dict[str, Definition]
     """By key, in document order; the root document (if it is a type itself) comes first."""
+    anything: frozenset[str] = frozenset()
+    """Keys that a ``$ref`` may name and no definition holds, because what they name constrains
+    nothing: the root of a JSON Schema document of metadata alone (``{"$schema": …}``, as ``{}``).
+    A reference to one is ``Any``."""
 
 
 _LISTS = frozenset(SCHEMA_LIST) | {"items"}

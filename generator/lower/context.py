@@ -29,6 +29,8 @@ class Scope:
     """A definition's schema object (by ``id``) → its key: met inside another schema, it is referenced, not copied."""
     reporter: Reporter
     external: External | None
+    anything: frozenset[str] = frozenset()
+    """Keys a ``$ref`` names that constrain nothing, declared by nothing (``SchemaSet.anything``): ``Any``."""
 
 
 class Context(Protocol):

@@ -62,7 +62,8 @@ class Lowering:
         """The class names taken so far: the definitions' first, in order, then inline ones as they come."""
         names = {key: unique(d.name, self.taken) for key, d in definitions.items()}
         defined = {id(d.schema): key for key, d in definitions.items()}
-        self.scope = Scope(definitions, names, frozenset(names.values()), defined, reporter, external)
+        self.scope = Scope(definitions, names, frozenset(names.values()), defined, reporter, external,
+                           schemas.anything)
         self.folder = Folder(self.scope, lambda member: references.ref(self, member))
         self.declarations: list[ir.Declaration | None] = []
         """In order; a slot is ``None`` while its declaration is being made (what it nests comes after)."""

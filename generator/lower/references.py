@@ -13,6 +13,8 @@ def ref(lw: Context, schema: Schema) -> ir.Type:
     """The referenced declaration; with null where the target allows it, unless a ``type`` beside says no null."""
     scope = lw.scope
     target = schema["$ref"]
+    if isinstance(target, str) and target in scope.anything:  # the root of a document that constrains nothing, as `{}`
+        return ir.AnyType()
     if isinstance(target, str) and target not in scope.definitions and is_file_ref(target) and scope.external:
         try:
             return scope.external(target, schema.loc.child("$ref"))

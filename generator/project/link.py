@@ -14,7 +14,7 @@ from ..diagnostics import Diagnostic, Location, Reporter, SchemaError
 from ..frontend.bundle import Library
 from .config import Config, InputSpec, display_path
 from .inputs import Input, discover
-from .pipeline import Stages, to_ir
+from .pipeline import Stages, constrains_nothing, to_ir
 
 if TYPE_CHECKING:
     from ..frontend.dialects import Dialect
@@ -69,6 +69,8 @@ class Linker:
             raise SchemaError([Diagnostic(where, f"{file!r} has errors of its own (reported for it)")]) from None
         names = {d.origin.pointer: d.name for d in module.declarations if d.origin and d.origin.path == file}
         if pointer not in names:
+            if pointer == "" and constrains_nothing(target, self.root, self.stages):
+                return ir.AnyType()  # as `{}` is
             raise SchemaError([Diagnostic(where, f"{file!r} declares nothing at #{pointer}",
                                           "refer to one of its definitions")])
         return ir.Ref(names[pointer], module=target.name)

@@ -73,6 +73,21 @@ def to_ir(source: Input, root: Path, reporter: Reporter, external: External | No
         reporter.warnings[:] = [_relocate(w, origins) for w in reporter.warnings]
 
 
+def constrains_nothing(source: Input, root: Path, stages: Stages = Stages()) -> bool:
+    """``source`` is one JSON Schema document whose root constrains nothing (``SchemaSet.anything``,
+    as ``{}``): it declares no root, and a reference to the file is ``Any``. (Read again: it is asked
+    only of a reference to a file that finds no declaration.)"""
+    if not source.path.is_file():
+        return False
+    reporter = Reporter()
+    try:
+        document = _read(source.path, source, root, stages, reporter, {})
+        schemas = normalise([document], folder=False, dialect=source.dialect, default_name="Model", reporter=reporter)
+    except SchemaError:
+        return False
+    return "#" in schemas.anything
+
+
 def _read(path: Path, source: Input, root: Path, stages: Stages, reporter: Reporter,
           origins: dict[str, Origins]) -> tuple[str, Any]:
     """One file of ``source`` as (display path, value), mended by the overlays that extend it."""

@@ -60,7 +60,7 @@ def normalise(document: Any, display: str, default_name: str, reporter: Reporter
     canonical = _Refs(document, legacy, display, locate).rewrite(document, display, "")
     root = _rewrite(wrap(canonical, Location(display)), legacy, reporter)
     definitions: dict[str, Definition] = {}
-    if isinstance(root, Schema) and set(root) - METADATA:
+    if isinstance(root, Schema) and not says_nothing(root):
         body = Schema({k: v for k, v in root.items() if k not in DEFINITION_CONTAINERS}, root.loc)
         title = root.get("title")
         definitions["#"] = Definition("#", title if isinstance(title, str) and title.strip() else default_name, body)
@@ -76,7 +76,13 @@ def normalise(document: Any, display: str, default_name: str, reporter: Reporter
             else:
                 definitions[key] = Definition(key, name, schema)
     _add_pointer_targets(root, definitions, lambda raw, where: _rewrite(wrap(raw, where), legacy, reporter), wanted)
-    return SchemaSet(definitions)
+    return SchemaSet(definitions, frozenset({"#"} if "#" not in definitions and isinstance(root, Schema) else ()))
+
+
+def says_nothing(root: Schema) -> bool:
+    """A document's root that constrains no value (metadata and definitions alone, as ``{}``): it
+    declares nothing, and a reference to it is ``Any``."""
+    return not set(root) - METADATA
 
 
 def _rewrite(schema: Schema, legacy: bool, reporter: Reporter) -> Schema:
