@@ -168,7 +168,7 @@ def test_a_wrong_input_setting_is_reported_at_its_line(project: Path) -> None:
     result = run(project, "generate")
     assert result.returncode == 1
     assert result.stderr == ("pyproject.toml:8:1: #/tool/schemagen/inputs/1/dialect: dialect must be one of: auto, "
-                             "jsonschema, openapi\n")
+                             "jsonschema, openapi, not 'yaml'\n")
 
 
 def test_a_template_folder_in_config_overrides_the_built_in_templates(project: Path) -> None:

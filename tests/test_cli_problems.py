@@ -77,6 +77,67 @@ def test_a_template_folder_that_does_not_exist_is_an_error_of_the_setting(pets: 
             "project root) - create it, or remove the setting to use the built-in templates") in fails(pets)
 
 
+# configuration ---------------------------------------------------------------------------------
+
+def configured(project: Path, pyproject: str) -> Path:
+    """A project with one input and this ``pyproject.toml``."""
+    (project / "schemas").mkdir()
+    (project / "schemas" / "a.json").write_text('{"title": "A", "type": "string"}')
+    (project / "pyproject.toml").write_text(pyproject)
+    return project
+
+
+@pytest.mark.parametrize("table", ["schemagn", "schemagen_", "Schemagen", "shemagen"])
+def test_a_misspelt_table_is_an_error_not_the_defaults(tmp_path: Path, table: str) -> None:
+    project = configured(tmp_path, f'[project]\nname = "x"\n\n[tool.black]\nline-length = 99\n\n'
+                                   f'[tool.{table}]\nvariants = ["msgspec"]\n')
+    expected = (f"pyproject.toml:7:1: #/tool/{table}: schemagen reads no table `[tool.{table}]`: its settings are "
+                "not used - did you mean `[tool.schemagen]`?\n")
+    assert fails(project) == expected
+    assert fails(project, "render", "schemas/a.json", "--variant", "msgspec") == expected  # its project, found
+
+
+def test_another_tools_table_is_no_mistake(tmp_path: Path) -> None:
+    project = configured(tmp_path, '[tool.black]\nline-length = 99\n[tool.schemagen_extra]\nx = 1\n')
+    result = run(project, "generate")
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(("settings", "said"), [
+    ('variants = ["dataclass", "msgpsec"]\n', "pyproject.toml:2:26: #/tool/schemagen/variants/1: 'msgpsec' is not "
+     "a variant; expected one of: dataclass, typeddict, msgspec - did you mean 'msgspec'?"),
+    ('variants = "msgspec"\n', "pyproject.toml:2:1: #/tool/schemagen/variants: must be a non-empty list of: "
+     "dataclass, typeddict, msgspec, not 'msgspec'"),
+    ('enums = "klass"\n', 'pyproject.toml:2:1: #/tool/schemagen/enums: must be "literal" (Literal aliases) or '
+     "\"class\" (StrEnum/IntEnum classes), not 'klass' - did you mean 'class'?"),
+    ("output = 3\n", "pyproject.toml:2:1: #/tool/schemagen/output: must be a path (a string), not 3"),
+    ('schema = "x"\n', "pyproject.toml:2:1: #/tool/schemagen/schema: unknown setting 'schema'; expected one of: "
+     "enums, inputs, output, refs, required_defaults, schemas, templates, variants - did you mean 'schemas'?"),
+    ('[[tool.schemagen.inputs]]\npath = "schemas/a.json"\n  dialect = "openap"\n',
+     "pyproject.toml:4:3: #/tool/schemagen/inputs/0/dialect: dialect must be one of: auto, jsonschema, openapi, "
+     "not 'openap' - did you mean 'openapi'?"),
+    ('[[tool.schemagen.inputs]]\npath = "schemas/a.json"\nnmae = "b"\n',
+     "pyproject.toml:4:1: #/tool/schemagen/inputs/0/nmae: unknown input setting 'nmae'; expected one of: dialect, "
+     "name, overlays, path, required_defaults - did you mean 'name'?"),
+    ('[[tool.schemagen.inputs]]\npath = "schemas/a.json"\nname = 3\n',
+     "pyproject.toml:4:1: #/tool/schemagen/inputs/0/name: `name` must be a string (the output package), not 3"),
+    ('inputs = [{path = "schemas/a.json", overlays = ["gone.yaml"]}]\n',  # (at the inline table of the input)
+     "pyproject.toml:2:11: #/tool/schemagen/inputs/0/overlays/0: no overlay file 'gone.yaml' (relative to the "
+     "project root)"),
+])
+def test_a_setting_error_names_the_value_at_its_line_and_column(tmp_path: Path, settings: str, said: str) -> None:
+    assert fails(configured(tmp_path, "[tool.schemagen]\n" + settings)) == said + "\n"
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ('[project]\nname = "x"\n\n[tool.schemagen]\nvariants = ["msgspec]\n',
+     "pyproject.toml:5:22: #: invalid TOML: Illegal character '\\n'"),
+    ('[tool.schemagen]\nvariants = ["msgspec"', "pyproject.toml:2:22: #: invalid TOML: Unclosed array"),
+])
+def test_a_toml_syntax_error_is_at_its_line_and_column(tmp_path: Path, text: str, said: str) -> None:
+    assert fails(configured(tmp_path, text)) == said + "\n"
+
+
 # warnings --------------------------------------------------------------------------------------
 
 def warnings_of(result: object) -> list[str]:

@@ -262,7 +262,7 @@ def test_the_configuration_lists_overlays_of_an_input(project: Path) -> None:
     (project / "pyproject.toml").write_text(
         PYPROJECT + '[[tool.schemagen.inputs]]\npath = "vendor/chat.yaml"\noverlays = ["mends/gone.yaml"]\n')
     stderr = failed(run(project, "generate"))
-    assert "pyproject.toml: #/tool/schemagen/inputs/0/overlays/0: no overlay file 'mends/gone.yaml'" in stderr
+    assert "pyproject.toml:7:13: #/tool/schemagen/inputs/0/overlays/0: no overlay file 'mends/gone.yaml'" in stderr
 
 
 def test_positions_point_into_the_vendored_file_and_into_the_overlay(project: Path) -> None:

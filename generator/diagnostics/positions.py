@@ -1,4 +1,4 @@
-"""Line and column of a JSON pointer in a JSON or YAML file, for messages (computed on demand)."""
+"""Line and column of a JSON pointer in a JSON, YAML or TOML file, for messages (computed on demand)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,13 @@ from pathlib import Path
 
 def locate(file: Path, pointer: str) -> tuple[int, int] | None:
     """1-based (line, column) of the value at ``pointer``, or of its nearest parent that exists."""
+    if file.suffix == ".toml":  # pyproject.toml
+        from .toml_positions import locate_toml
+
+        try:
+            return locate_toml(file.read_text(encoding="utf-8"), pointer)
+        except (OSError, UnicodeDecodeError):
+            return None
     import yaml  # only when there is something to report
 
     try:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..diagnostics import Diagnostic, Location, SchemaError
+from ..diagnostics import Diagnostic, Location, SchemaError, pointer
+from ..diagnostics.toml_positions import locate_toml
 from ..render.options import RenderOptions
 from . import refmap
 
@@ -54,16 +57,71 @@ def load(root: Path) -> Config:
     """The configuration of the project at ``root`` (defaults when there is no table)."""
     pyproject = root / "pyproject.toml"
     table: dict[str, Any] = {}
+    text = ""
+    problems: list[Diagnostic] = []
     if pyproject.is_file():
-        try:
-            table = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("schemagen", {})
-        except tomllib.TOMLDecodeError as exc:
-            raise SchemaError([Diagnostic(Location("pyproject.toml"), f"invalid TOML: {exc}")])
-    try:
-        return from_table(root, table, "pyproject.toml")
-    except SchemaError as exc:  # a setting's line, for the messages
         text = pyproject.read_text(encoding="utf-8")
-        raise SchemaError([_with_line(d, text) for d in exc.diagnostics]) from None
+        try:
+            tools = tomllib.loads(text).get("tool", {})
+        except tomllib.TOMLDecodeError as exc:
+            raise SchemaError([_syntax_error(exc, text)]) from None
+        table = tools.get("schemagen", {}) if isinstance(tools, dict) else {}
+        if not isinstance(table, dict):
+            problems.append(Diagnostic(Location("pyproject.toml", "/tool/schemagen"),
+                                       f"must be a table of settings, not {table!r}"))
+            table = {}
+        problems += [_misspelt(name) for name in (tools if isinstance(tools, dict) else ()) if _near(name)]
+    try:
+        config = from_table(root, table, "pyproject.toml")
+    except SchemaError as exc:
+        problems += exc.diagnostics
+    if problems:  # each at the line and column of its setting
+        raise SchemaError([_located(d, text) for d in problems]) from None
+    return config
+
+
+def _near(name: str) -> bool:
+    """``[tool.<name>]`` is a misspelt ``[tool.schemagen]`` (at most two edits away), not another tool's table."""
+    return name != "schemagen" and _distance(name.lower(), "schemagen") <= 2
+
+
+def _distance(a: str, b: str) -> int:
+    """The edit distance (Levenshtein) of ``a`` and ``b``."""
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (x != y))
+    return row[-1]
+
+
+def _misspelt(name: str) -> Diagnostic:
+    return Diagnostic(Location("pyproject.toml", pointer("tool", name)),
+                      f"schemagen reads no table `[tool.{name}]`: its settings are not used",
+                      "did you mean `[tool.schemagen]`?")
+
+
+def _syntax_error(exc: tomllib.TOMLDecodeError, text: str) -> Diagnostic:
+    """``pyproject.toml:5:16: #: invalid TOML: …``, the position taken out of tomllib's message."""
+    message = str(exc)
+    found = re.search(r" \(at line (\d+), column (\d+)\)$", message)
+    if found:
+        return Diagnostic(Location("pyproject.toml", line=int(found[1]), column=int(found[2])),
+                          f"invalid TOML: {message[:found.start()]}")
+    if message.endswith(" (at end of document)"):
+        lines = text.splitlines() or [""]
+        return Diagnostic(Location("pyproject.toml", line=len(lines), column=len(lines[-1]) + 1),
+                          f"invalid TOML: {message.removesuffix(' (at end of document)')}")
+    return Diagnostic(Location("pyproject.toml", line=1, column=1), f"invalid TOML: {message}")
+
+
+def _located(problem: Diagnostic, text: str) -> Diagnostic:
+    """``problem`` at the line and column of the setting its pointer names (``toml_positions``),
+    else of the nearest table written; the first line when there is none."""
+    if problem.location.path != "pyproject.toml" or problem.location.line is not None:
+        return problem
+    line, column = locate_toml(text, problem.location.pointer) or (1, 1)
+    return replace(problem, location=replace(problem.location, line=line, column=column))
 
 
 def schema_folder(root: Path) -> Path:
@@ -84,7 +142,7 @@ def _schemas(root: Path, table: dict[str, Any]) -> Path:
 
 def find_root(path: Path) -> Path:
     """The project an input belongs to: the nearest folder above ``path`` whose ``pyproject.toml``
-    holds ``[tool.schemagen]`` (or does not parse, so that ``load`` reports it); with none, the
+    holds ``[tool.schemagen]`` (or a misspelt one, or does not parse, so that ``load`` reports it); with none, the
     folder that holds the input. Paths in the IR and in messages are relative to it, so they do not
     depend on the working directory."""
     path = path.resolve()
@@ -92,7 +150,8 @@ def find_root(path: Path) -> Path:
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
             try:
-                if "schemagen" in tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}):
+                tools = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {})
+                if "schemagen" in tools or any(_near(name) for name in tools):  # (a misspelt one is reported)
                     return folder
             except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
                 return folder
@@ -108,21 +167,28 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
 
     known = {"schemas", "output", "templates", "variants", "inputs", "enums", "required_defaults", "refs"}
     for key in sorted(set(table) - known):
-        fail(key, f"unknown setting {key!r}; expected one of: {', '.join(sorted(known))}")
+        fail(key, f"unknown setting {key!r}; expected one of: {', '.join(sorted(known))}", _closest(key, known))
     for key in ("schemas", "output", "templates"):
         if key in table and not isinstance(table[key], str):
-            fail(key, "must be a path (a string)")
+            fail(key, f"must be a path (a string), not {table[key]!r}")
     variants = table.get("variants", list(ALL_VARIANTS))
-    if not isinstance(variants, list) or not variants or any(v not in ALL_VARIANTS for v in variants):
-        fail("variants", f"must be a non-empty list of: {', '.join(ALL_VARIANTS)}")
+    if not isinstance(variants, list) or not variants:
+        fail("variants", f"must be a non-empty list of: {', '.join(ALL_VARIANTS)}, not {variants!r}")
         variants = list(ALL_VARIANTS)
+    for i, variant in enumerate(variants):
+        if variant not in ALL_VARIANTS:
+            fail(f"variants/{i}", f"{variant!r} is not a variant; expected one of: {', '.join(ALL_VARIANTS)}",
+                 _closest(variant, ALL_VARIANTS))
     enums = table.get("enums", "literal")
     if enums not in ("literal", "class"):
-        fail("enums", 'must be "literal" (Literal aliases) or "class" (StrEnum/IntEnum classes)')
+        fail("enums", f'must be "literal" (Literal aliases) or "class" (StrEnum/IntEnum classes), not {enums!r}',
+             _closest(enums, ("literal", "class")))
     required_defaults = _required_defaults(table, "required_defaults", fail)
     inputs = None
-    if "inputs" in table:
-        inputs = tuple(_input(entry, i, fail) for i, entry in enumerate(table["inputs"] or []))
+    if "inputs" in table and not isinstance(table["inputs"], list):
+        fail("inputs", f"must be an array of tables ([[tool.schemagen.inputs]]), not {table['inputs']!r}")
+    elif "inputs" in table:
+        inputs = tuple(_input(entry, i, fail) for i, entry in enumerate(table["inputs"]))
     templates = table.get("templates")
     if isinstance(templates, str) and not (root / templates).is_dir():
         fail("templates", f"no folder {templates!r} of templates (relative to the project root)",
@@ -147,21 +213,30 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
 
 def _input(entry: Any, index: int, fail: Any) -> InputSpec:
     key = f"inputs/{index}"
-    if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
-        fail(key, "each input needs a `path`")
+    if not isinstance(entry, dict):
+        fail(key, f"each input must be a table with a `path`, not {entry!r}")
+        return InputSpec("")
+    known = ("dialect", "name", "overlays", "path", "required_defaults")
+    for unknown in sorted(set(entry) - set(known)):
+        fail(f"{key}/{unknown}", f"unknown input setting {unknown!r}; expected one of: {', '.join(known)}",
+             _closest(unknown, known))
+    if not isinstance(entry.get("path"), str):
+        fail(key + "/path" if "path" in entry else key, "each input needs a `path` (a string)"
+             + (f", not {entry['path']!r}" if "path" in entry else ""))
         return InputSpec("")
     dialect = entry.get("dialect", "auto")
     if dialect not in DIALECTS:
-        fail(key + "/dialect", f"dialect must be one of: {', '.join(DIALECTS)}")
+        fail(key + "/dialect", f"dialect must be one of: {', '.join(DIALECTS)}, not {dialect!r}",
+             _closest(dialect, DIALECTS))
         dialect = "auto"
     overlays = entry.get("overlays", [])
     if not isinstance(overlays, list) or not all(isinstance(o, str) for o in overlays):
-        fail(key + "/overlays", "overlays must be a list of paths to overlay files (relative to the project root)")
+        fail(key + "/overlays", "overlays must be a list of paths to overlay files (relative to the project root), "
+                                f"not {overlays!r}")
         overlays = []
-    unknown = set(entry) - {"path", "name", "dialect", "overlays", "required_defaults"}
-    if unknown:
-        fail(key, f"unknown input setting(s): {', '.join(sorted(unknown))}")
     name = entry.get("name")
+    if name is not None and not isinstance(name, str):
+        fail(key + "/name", f"`name` must be a string (the output package), not {name!r}")
     return InputSpec(entry["path"], name if isinstance(name, str) else None, dialect, tuple(overlays),
                      _required_defaults(entry, key + "/required_defaults", fail))
 
@@ -171,8 +246,14 @@ def _required_defaults(table: dict[str, Any], key: str, fail: Any) -> Setting | 
     if value is None or value in REQUIRED_DEFAULTS:
         return value  # type: ignore[no-any-return]
     fail(key, 'must be "required" (a required property with a default is required) or "optional" (it is not '
-              f"required, and takes its default when absent), not {value!r}")
+              f"required, and takes its default when absent), not {value!r}", _closest(value, REQUIRED_DEFAULTS))
     return None
+
+
+def _closest(value: Any, choices: Iterable[str]) -> str | None:
+    """``did you mean 'msgspec'?`` for a string close to one of ``choices``."""
+    found = difflib.get_close_matches(value, list(choices), n=1, cutoff=0.6) if isinstance(value, str) else []
+    return f"did you mean {found[0]!r}?" if found else None
 
 
 def display_path(path: Path, root: Path) -> str:
@@ -182,42 +263,3 @@ def display_path(path: Path, root: Path) -> str:
     except ValueError:
         text = path.as_posix()
     return text + "/" if path.is_dir() else text
-
-
-def _with_line(problem: Diagnostic, text: str) -> Diagnostic:
-    """``problem`` at the line and column of the setting its pointer names, when that setting is
-    written as ``key = …`` in its own section: ``[tool.schemagen]``; for ``inputs/<n>/key``, the n-th
-    ``[[tool.schemagen.inputs]]``; for a key of one of its tables (``refs/<key>``),
-    ``[tool.schemagen.refs]`` (else the table's own line)."""
-    parts = problem.location.pointer.split("/")
-    tokens = [t.replace("~1", "/").replace("~0", "~") for t in parts[3:]]
-    if parts[:3] != ["", "tool", "schemagen"]:
-        return problem
-    if len(tokens) == 3 and tokens[0] == "inputs" and tokens[1].isdigit():
-        found = _line(text, "[[tool.schemagen.inputs]]", tokens[2], int(tokens[1]))
-    elif len(tokens) == 2:
-        found = _line(text, f"[tool.schemagen.{tokens[0]}]", tokens[1]) or _line(text, "[tool.schemagen]", tokens[0])
-    elif len(tokens) == 1:
-        found = _line(text, "[tool.schemagen]", tokens[0])
-    else:
-        return problem
-    if found is None:
-        return problem
-    return replace(problem, location=replace(problem.location, line=found[0], column=found[1]))
-
-
-def _line(text: str, section: str, key: str, index: int | None = None) -> tuple[int, int] | None:
-    """(line, column) of ``key = …`` (bare or quoted) in the section headed ``section`` (its
-    ``index``-th occurrence, for an array of tables)."""
-    inside, met = False, -1
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if stripped.startswith("["):
-            inside = stripped.replace(" ", "") == section
-            if inside and index is not None:
-                met += 1
-                inside = met == index
-        elif inside:
-            if re.match(rf"""\s*(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*=""", line):
-                return number, len(line) - len(line.lstrip()) + 1
-    return None

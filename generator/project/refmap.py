@@ -31,7 +31,7 @@ def read(table: Any, root: Path, schemas: Path, where: Location) -> tuple[Refs, 
     if table is None:
         return (), []
     if not isinstance(table, dict):
-        return (), [Diagnostic(where.child("refs"), "must be a table of URL prefixes and folders",
+        return (), [Diagnostic(where.child("refs"), f"must be a table of URL prefixes and folders, not {table!r}",
                                f"for example {EXAMPLE}")]
     found: list[tuple[str, Path]] = []
     problems: list[Diagnostic] = []
@@ -42,7 +42,7 @@ def read(table: Any, root: Path, schemas: Path, where: Location) -> tuple[Refs, 
             problems.append(Diagnostic(here, f"{prefix!r} is not a URL prefix",
                                        "write it with its scheme: https://…"))
         elif not isinstance(folder, str):
-            problems.append(Diagnostic(here, "must be a folder (a string, relative to the project root)"))
+            problems.append(Diagnostic(here, f"must be a folder (a string, relative to the project root), not {folder!r}"))
         elif not (root / folder).resolve().is_relative_to(inside):
             problems.append(Diagnostic(here, f"{folder!r} is outside the schema folder: it is not read",
                                        "vendor the documents into a folder inside the schema folder"))
