@@ -138,6 +138,62 @@ def test_a_toml_syntax_error_is_at_its_line_and_column(tmp_path: Path, text: str
     assert fails(configured(tmp_path, text)) == said + "\n"
 
 
+# keys written twice ----------------------------------------------------------------------------
+
+CHAT = ('openapi: 3.1.0\ninfo: {title: T, version: "1"}\ncomponents:\n  schemas:\n    A:\n      type: object\n'
+        '      properties:\n        x: {type: string}\n        x: {type: integer}\n')
+MEND = ('overlay: 1.0.0\ninfo: {title: M, version: 1.0.0}\nextends: chat.yaml\nactions:\n'
+        '  - target: $.components.schemas.A\n    update: {description: d, description: e}\n')
+
+
+@pytest.mark.parametrize("listed", [False, True], ids=["found", "listed"])
+def test_keys_written_twice_are_errors_at_both_places_all_together(tmp_path: Path, listed: bool) -> None:
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "chat.yaml").write_text(CHAT)
+    (tmp_path / "schemas" / "b.json").write_text('{\n  "title": "B",\n  "type": "object",\n  "type": "array"\n}\n')
+    mend = "mends/fix.yaml" if listed else "schemas/chat.fix.yaml"
+    (tmp_path / mend).parent.mkdir(exist_ok=True)
+    (tmp_path / mend).write_text(MEND)
+    if listed:
+        (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\n[[tool.schemagen.inputs]]\npath = "schemas/chat.yaml"\n'
+                                                 'overlays = ["mends/fix.yaml"]\n[[tool.schemagen.inputs]]\n'
+                                                 'path = "schemas/b.json"\n')
+    said = [
+        "schemas/b.json:4:3: #/type: duplicate key 'type' (first at 3:3): only one of them would be read - remove "
+        "one, or merge them",
+        f"{mend}:6:30: #/actions/0/update/description: duplicate key 'description' (first at 6:14): only one of them "
+        "would be read - remove one, or merge them",
+        "schemas/chat.yaml:9:9: #/components/schemas/A/properties/x: duplicate key 'x' (first at 8:9): only one of "
+        "them would be read - remove one, or merge them",
+    ]
+    if listed:  # a listed overlay is read with the configuration, before the inputs: its problems come alone
+        said = [said[1]]
+    assert sorted(fails(tmp_path).splitlines()) == sorted(said)
+    rendered = fails(tmp_path, "render", "schemas/chat.yaml", "--variant", "msgspec").splitlines()
+    assert rendered == [said[-1]] if not listed else rendered == said  # (unread, a found overlay is no overlay)
+
+
+def test_a_key_written_twice_in_a_referenced_file_and_in_a_long_yaml_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "schemas").mkdir()
+    padding = "".join(f"    P{i}:\n      type: string\n      description: {'x' * 60}\n" for i in range(800))
+    (tmp_path / "schemas" / "big.yaml").write_text(CHAT.replace("  schemas:\n", "  schemas:\n" + padding)
+                                                   + "    A:\n      type: string\n")  # read by pieces
+    (tmp_path / "schemas" / "lib.json").write_text('{"definitions": {"L": {"type": "string"}, "L": {}}}')
+    (tmp_path / "schemas" / "c.json").write_text('{"title": "C", "type": "object", "properties": '
+                                                 '{"l": {"$ref": "lib.json#/definitions/L"}}}')
+    (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\ninputs = [{path = "schemas/big.yaml"}, '
+                                             '{path = "schemas/c.json"}]\n')
+    for _ in range(2):  # the second run with the pieces of big.yaml in the cache
+        assert fails(tmp_path).splitlines() == [
+            "schemas/big.yaml:2409:9: #/components/schemas/A/properties/x: duplicate key 'x' (first at 2408:9): only "
+            "one of them would be read - remove one, or merge them",
+            "schemas/big.yaml:2410:5: #/components/schemas/A: duplicate key 'A' (first at 2405:5): only one of them "
+            "would be read - remove one, or merge them",
+            "schemas/lib.json:1:43: #/definitions/L: duplicate key 'L' (first at 1:18): only one of them would be "
+            "read - remove one, or merge them",
+        ]
+
+
 # warnings --------------------------------------------------------------------------------------
 
 def warnings_of(result: object) -> list[str]:

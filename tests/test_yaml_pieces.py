@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from generator.cache import yaml_pieces
 from generator.cache.store import Cache
 from generator.frontend import read
+from generator.frontend.duplicates import DuplicateKeys
 
 
 def parse(text: str) -> Any:
@@ -93,8 +94,6 @@ DOCUMENT = textwrap.dedent("""\
           anyOf:
           - type: string
           - type: 'null'
-        A:
-          description: a repeated key keeps its first place and its last value
     """)
 
 
@@ -152,6 +151,19 @@ def test_a_syntax_error_is_the_whole_texts(cache: Cache) -> None:
     with pytest.raises(yaml.YAMLError) as pieces:
         yaml_pieces.load(text, parse, cache, "test")
     assert str(pieces.value) == str(whole.value)
+
+
+@pytest.mark.parametrize("text", [
+    DOCUMENT + "    A:\n      description: the same component again\n",  # in two pieces
+    DOCUMENT.replace("      enum: [a, b]\n", "      enum: [a, b]\n      type: integer\n"),  # in one piece
+])
+def test_a_key_written_twice_is_the_whole_texts_error(text: str, cache: Cache) -> None:
+    with pytest.raises(DuplicateKeys) as whole:
+        parse(text)
+    for _ in range(2):  # cold, then with the other pieces cached
+        with pytest.raises(DuplicateKeys) as pieces:
+            yaml_pieces.load(text, parse, cache, "test")
+        assert pieces.value.found == whole.value.found and len(whole.value.found) == 1
 
 
 def test_read_document_uses_pieces_for_long_yaml(tmp_path: Path, cache: Cache, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,9 +7,9 @@ into its own entries. Each piece is parsed on its own, dedented, and its value i
 persistent cache under a digest of its text and indentation; the document is put back together from
 the pieces.
 
-The result is what parsing the whole text gives: the same keys in the same order (a repeated key
-keeps its first place and its last value, as PyYAML does), the same values, objects shared through
-an anchor still shared. That holds because a piece is cut only where YAML's own structure says an
+The result is what parsing the whole text gives: the same keys in the same order, the same values,
+objects shared through an anchor still shared, and the same errors (a key written twice, within a
+piece or in two of them, is parsed whole again, which reports both places). That holds because a piece is cut only where YAML's own structure says an
 entry begins (a key at the mapping's indentation; nothing less indented inside it), because
 dedenting every line of a block alike changes no scalar in it, and because every piece must parse
 to exactly one entry. Anything else falls back to parsing the whole text (which also gives a syntax
@@ -151,6 +151,8 @@ class _Reader:
                 if value is not None:
                     raise _Fallback
                 value = self._mapping(entry[3])
+            if key in mapping:
+                raise _Fallback  # a key written twice: the whole text says where
             mapping[key] = value
         return mapping
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, Location, SchemaError
 from . import nesting
+from .duplicates import DuplicateKeys, diagnostics, json_loads
 
 SUFFIXES = (".json", ".yaml", ".yml")
 
@@ -47,12 +48,16 @@ def parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any]
 def _parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any] | None) -> Any:
     if suffix == ".json":
         try:
-            return json.loads(text)
+            return json_loads(text)
         except json.JSONDecodeError as exc:
             raise _fail(Location(display, line=exc.lineno, column=exc.colno), f"invalid JSON: {exc.msg}")
+        except DuplicateKeys as exc:
+            raise SchemaError(diagnostics(exc, display)) from None
     yaml, _ = _yaml()
     try:
         return (yaml_parse or load_yaml)(text)
+    except DuplicateKeys as exc:
+        raise SchemaError(diagnostics(exc, display)) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None
@@ -62,9 +67,18 @@ def _parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any
 
 
 def load_yaml(text: str) -> Any:
-    """PyYAML's safe loading, with plain scalars read by the YAML 1.2 core schema (``yaml_core``)."""
-    yaml, loader = _yaml()
-    return yaml.load(text, Loader=loader)
+    """PyYAML's safe loading, with plain scalars read by the YAML 1.2 core schema (``yaml_core``);
+    raises ``DuplicateKeys`` when a mapping writes a key twice."""
+    _, loader_class = _yaml()
+    loader = loader_class(text)
+    try:
+        value = loader.get_single_data()
+        found = loader.duplicates()
+    finally:
+        loader.dispose()
+    if found:
+        raise DuplicateKeys(found)
+    return value
 
 
 def yaml_version() -> str:

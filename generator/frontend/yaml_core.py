@@ -13,7 +13,9 @@ constructors for strings, sequences and mappings, and replaces what decides a pl
 - anything else is a string (``yes``, ``1:20``, ``1_000``, ``0b101``, ``2001-12-14``, ``=``).
 
 One extension beside the core schema: the merge key ``<<`` (``<<: *defaults``), as YAML 1.1 had it
-and many YAML 1.2 readers still accept it. An explicit ``!!int``, ``!!float`` or ``!!bool`` takes the same
+and many YAML 1.2 readers still accept it (a key written beside it wins over a merged one, as YAML
+1.1 says). A key written twice in one mapping is recorded (``Loader.duplicates``), not silently
+overwritten. An explicit ``!!int``, ``!!float`` or ``!!bool`` takes the same
 forms as the plain scalar would; any other text under such a tag is a YAML error.
 """
 
@@ -24,7 +26,10 @@ from typing import Any
 
 import yaml
 
-VERSION = "yaml-1.2-core merge-keys"
+from ..diagnostics import pointer
+from .duplicates import Duplicate
+
+VERSION = "yaml-1.2-core merge-keys unique-keys"
 """What this loader reads, for ``read.yaml_version`` (and so for every cache key that holds a parse)."""
 
 TAG = "tag:yaml.org,2002:"
@@ -49,7 +54,28 @@ def loader() -> type[Any]:
     """A loader class for ``yaml.load``: C-backed when PyYAML was built with libyaml."""
 
     class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-        pass
+        written: list[tuple[Any, str, Any, Any]]
+        """(mapping node, key, the first key node, the key node written again)."""
+        checked: set[int]
+        """The mapping nodes looked at (by ``id``): each once, as written."""
+
+        def construct_document(self, node: Any) -> Any:
+            self.root, self.written, self.checked = node, [], set()
+            return super().construct_document(node)
+
+        def flatten_mapping(self, node: Any) -> None:  # (before a merge changes what the node holds)
+            if id(node) not in self.checked:
+                self.checked.add(id(node))
+                _record_duplicates(self, node)
+            super().flatten_mapping(node)
+
+        def duplicates(self) -> list[Duplicate]:
+            """The keys written twice, in document order, each with the pointer of the mapping's key."""
+            if not getattr(self, "written", None):
+                return []
+            pointers = _pointers(self.root)
+            return [Duplicate(pointers.get(id(mapping), "") + pointer(key), key, _at(first), _at(again))
+                    for mapping, key, first, again in self.written]
 
     implicit: dict[str | None, list[tuple[str, re.Pattern[str]]]] = {"": [(TAG + "null", NULL)]}
     for name, form, first in RESOLVERS:
@@ -60,6 +86,44 @@ def loader() -> type[Any]:
     Loader.add_constructor(TAG + "float", _float)
     Loader.add_constructor(TAG + "bool", _bool)
     return Loader
+
+
+def _record_duplicates(loader: Any, node: Any) -> None:
+    """Record the keys ``node`` (a mapping) writes twice; merged keys (``<<``) are no duplicates."""
+    if not isinstance(node, yaml.MappingNode):
+        return
+    seen: dict[Any, Any] = {}
+    for key_node, _ in node.value:
+        if key_node.tag == TAG + "merge" or not isinstance(key_node, yaml.ScalarNode):
+            continue
+        key = loader.construct_object(key_node)
+        try:
+            first = seen.setdefault(key, key_node)
+        except TypeError:  # an unhashable key: construct_mapping reports it
+            continue
+        if first is not key_node:
+            loader.written.append((node, str(key), first, key_node))
+
+
+def _pointers(root: Any) -> dict[int, str]:
+    """The JSON pointer of every mapping node under ``root`` (by ``id``; a node an alias repeats, the first)."""
+    found: dict[int, str] = {}
+    stack = [(root, "")]
+    while stack:
+        node, here = stack.pop()
+        if id(node) in found:
+            continue
+        if isinstance(node, yaml.MappingNode):
+            found[id(node)] = here
+            stack.extend((value, here + pointer(str(key.value))) for key, value in reversed(node.value))
+        elif isinstance(node, yaml.SequenceNode):
+            found[id(node)] = here
+            stack.extend((value, here + pointer(i)) for i, value in reversed(list(enumerate(node.value))))
+    return found
+
+
+def _at(node: Any) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
 
 
 def _text(loader: Any, node: Any, form: re.Pattern[str], kind: str) -> str:

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Diagnostic, Location, Reporter
+from ..diagnostics import Diagnostic, Location, Reporter, SchemaError
 from ..frontend.overlays import parse, sniff
-from ..frontend.read import SUFFIXES
+from ..frontend.read import SUFFIXES, read_document
 from .config import Config, InputSpec, display_path
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
@@ -72,7 +72,8 @@ def attach(config: Config, sources: list[Source], found: dict[Path, Any],
             if not path.is_file():
                 problems.append(Diagnostic(where, f"no overlay file {name!r} (relative to the project root)"))
             elif document is None:
-                problems.append(Diagnostic(where, f"{name!r} is no overlay: it has no top-level `overlay` key"))
+                problems.extend(_unreadable(path, display) or
+                                [Diagnostic(where, f"{name!r} is no overlay: it has no top-level `overlay` key")])
             else:
                 listed.add(path.resolve())
                 target = _listed_target(path, display, document, source, problems)
@@ -82,6 +83,15 @@ def attach(config: Config, sources: list[Source], found: dict[Path, Any],
         if path not in listed:
             _bind_found(config, path, document, sources, bound, problems)
     return [tuple(bound[n]) for n in range(len(sources))]
+
+
+def _unreadable(path: Path, display: str) -> list[Diagnostic]:
+    """Why a file that ``sniff`` finds no overlay does not parse (a syntax error, a key written twice), if it does not."""
+    try:
+        read_document(path, display)
+    except SchemaError as exc:
+        return exc.diagnostics
+    return []
 
 
 def _unbound(path: Path, display: str, document: Any, problem: Diagnostic, problems: list[Diagnostic]) -> None:
