@@ -7,13 +7,13 @@ STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml requirements.lock | cksu
 .PHONY: generate check test golden lock clean-venv review-setup
 
 generate: $(STAMP) review-setup
-	$(PY) -m generator generate
+	$(PY) -m schemagen generate
 
 check: $(STAMP)
-	$(PY) -m generator generate --check
+	$(PY) -m schemagen generate --check
 
 test: $(STAMP) review-setup
-	$(PY) -m generator generate --check
+	$(PY) -m schemagen generate --check
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 # The generator on every SchemaStore schema (or `make corpus CORPUS=<folder>` with json/, test/,

@@ -18,11 +18,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.diagnostics import Reporter  # noqa: E402
-from generator.names import OUTPUT_NAMES  # noqa: E402
-from generator.project.inputs import Input  # noqa: E402
-from generator.project.pipeline import Renderer, to_ir  # noqa: E402
-from generator.render.options import RenderOptions  # noqa: E402
+from schemagen.diagnostics import Reporter  # noqa: E402
+from schemagen.names import OUTPUT_NAMES  # noqa: E402
+from schemagen.project.inputs import Input  # noqa: E402
+from schemagen.project.pipeline import Renderer, to_ir  # noqa: E402
+from schemagen.render.options import RenderOptions  # noqa: E402
 
 OPENAI = ROOT.parent / "shared" / "corpora" / "openai" / "openapi.yaml"
 POSITIONAL = re.compile(r"Option\d")

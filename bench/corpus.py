@@ -72,11 +72,11 @@ for _folder in (ROOT, ROOT / "bench"):
 
 from modules import defined_names, describe, exec_module, forget_module, one_line  # noqa: E402
 
-from generator.diagnostics import Reporter, SchemaError  # noqa: E402
-from generator.frontend import metaschemas  # noqa: E402
-from generator.project.inputs import Input
-from generator.project.pipeline import Renderer, to_ir  # noqa: E402
-from generator.render.options import RenderOptions  # noqa: E402
+from schemagen.diagnostics import Reporter, SchemaError  # noqa: E402
+from schemagen.frontend import metaschemas  # noqa: E402
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import Renderer, to_ir  # noqa: E402
+from schemagen.render.options import RenderOptions  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "schemastore"
 VARIANTS = ("dataclass", "typeddict", "msgspec")

@@ -31,12 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import msgspec  # noqa: E402
 
-from generator.diagnostics import Reporter  # noqa: E402
-from generator.frontend.read import read_document  # noqa: E402
-from generator.project.inputs import Input  # noqa: E402
-from generator.project.pipeline import Renderer, to_ir  # noqa: E402
-from generator.render.dataclass import converters  # noqa: E402
-from generator.render.options import RenderOptions  # noqa: E402
+from schemagen.diagnostics import Reporter  # noqa: E402
+from schemagen.frontend.read import read_document  # noqa: E402
+from schemagen.project.inputs import Input  # noqa: E402
+from schemagen.project.pipeline import Renderer, to_ir  # noqa: E402
+from schemagen.render.dataclass import converters  # noqa: E402
+from schemagen.render.options import RenderOptions  # noqa: E402
 from modules import exec_module  # noqa: E402
 from openai_examples import component_classes, examples  # noqa: E402
 

@@ -29,12 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from shapes import SHAPES  # noqa: E402
 
-from generator import render  # noqa: E402
-from generator.cli import RECURSION_LIMIT, STACK_BYTES  # noqa: E402
-from generator.diagnostics import Reporter  # noqa: E402
-from generator.project.config import ALL_VARIANTS  # noqa: E402
-from generator.project.inputs import Input  # noqa: E402
-from generator.project.pipeline import to_ir  # noqa: E402
+from schemagen import render  # noqa: E402
+from schemagen.cli import RECURSION_LIMIT, STACK_BYTES  # noqa: E402
+from schemagen.diagnostics import Reporter  # noqa: E402
+from schemagen.project.config import ALL_VARIANTS  # noqa: E402
+from schemagen.project.inputs import Input  # noqa: E402
+from schemagen.project.pipeline import to_ir  # noqa: E402
 
 SIZES = (10, 20, 40, 80, 160)
 T = TypeVar("T")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from generator import ir
+from schemagen import ir
 
 
 def examples(document: dict[str, Any]) -> list[tuple[str, str, Any]]:

@@ -71,7 +71,7 @@ def main() -> None:
         (repo / "pyproject.toml").write_text('[tool.schemagen]\nschemas = "schemas"\noutput = "generated"\n')
         (repo / "schemas").mkdir()
         source = repo / "schemas" / "openai.yaml"
-        generate = (str(PYTHON), "-m", "generator", "--project", str(repo), "generate")
+        generate = (str(PYTHON), "-m", "schemagen", "--project", str(repo), "generate")
         source.write_text(before, encoding="utf-8")
         run(repo, *generate)
         run(repo, "git", "init", "-q")

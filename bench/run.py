@@ -215,7 +215,7 @@ def make_generate(folder: Path) -> list[str | Path]:
     stamp = subprocess.run("cat pyproject.toml requirements.lock | cksum | cut -d' ' -f1", shell=True, cwd=folder,
                            capture_output=True, text=True).stdout.strip()
     if not (ROOT / ".venv" / f".installed-{stamp}").exists():  # make would rebuild the venv: run what it runs
-        return [PYTHON, "-m", "generator", "generate"]
+        return [PYTHON, "-m", "schemagen", "generate"]
     return ["make", "-s", "generate"]
 
 
@@ -359,11 +359,11 @@ def main(argv: list[str] | None = None) -> int:
     SNAPSHOT = snapshot(work)
     try:
         startup = Row("start-up", "python", "-", "`python -c pass`")
-        imports = Row("start-up", "schemagen", "-", "`import generator.cli`")
-        measure([PYTHON, "-c", "import generator.cli"], ROOT, environment())  # byte code written once
+        imports = Row("start-up", "schemagen", "-", "`import schemagen.cli`")
+        measure([PYTHON, "-c", "import schemagen.cli"], ROOT, environment())  # byte code written once
         for _ in range(max(repeat, 3)):
             startup.samples.append(measure([PYTHON, "-c", "pass"], ROOT, environment()))
-            imports.samples.append(measure([PYTHON, "-c", "import generator.cli"], ROOT, environment()))
+            imports.samples.append(measure([PYTHON, "-c", "import schemagen.cli"], ROOT, environment()))
         bench.rows += [startup, imports]
 
         if "seeds" in cases:
@@ -383,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
             import yaml
             from subset import closed_subset
 
-            from generator.frontend.read import read_document
+            from schemagen.frontend.read import read_document
 
             document = read_document(OPENAI, "openapi.yaml")
             for size in SUBSETS[:2] if args.quick else SUBSETS:

@@ -15,12 +15,12 @@ from typing import Any
 
 import msgspec
 
-from generator import ir, render
-from generator.compare import Comparison, Difference, compare
-from generator.compare.sides import Side
-from generator.diagnostics import Reporter
-from generator.project.inputs import Input
-from generator.project.pipeline import to_ir
+from schemagen import ir, render
+from schemagen.compare import Comparison, Difference, compare
+from schemagen.compare.sides import Side
+from schemagen.diagnostics import Reporter
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
 
 _COUNTER = itertools.count()
 

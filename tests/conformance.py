@@ -25,10 +25,10 @@ for _folder in (ROOT, ROOT / "bench"):
     if str(_folder) not in sys.path:
         sys.path.insert(0, str(_folder))
 
-from generator.diagnostics import Reporter, SchemaError  # noqa: E402
-from generator.project.inputs import Input
-from generator.project.pipeline import Renderer, to_ir  # noqa: E402
-from generator.render.options import RenderOptions  # noqa: E402
+from schemagen.diagnostics import Reporter, SchemaError  # noqa: E402
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import Renderer, to_ir  # noqa: E402
+from schemagen.render.options import RenderOptions  # noqa: E402
 from modules import describe, loaded  # noqa: E402
 
 SUITE = "corpora/json-schema-test-suite/tests"

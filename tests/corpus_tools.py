@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from conftest import bench_module
-from generator.diagnostics import Diagnostic
+from schemagen.diagnostics import Diagnostic
 
 defined_names = bench_module("modules").defined_names
 """bench/modules.py: the classes and aliases a generated module defines."""

@@ -61,9 +61,9 @@ class Case:
 
     def lowered(self, folder: Path) -> Any:
         """Write the input under ``folder`` (made here) and lower it: its IR, or ``None`` for a clean error."""
-        from generator.diagnostics import Reporter, SchemaError
-        from generator.project.inputs import Input
-        from generator.project.pipeline import to_ir
+        from schemagen.diagnostics import Reporter, SchemaError
+        from schemagen.project.inputs import Input
+        from schemagen.project.pipeline import to_ir
 
         folder.mkdir(parents=True)
         target = folder / self.input_name

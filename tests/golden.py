@@ -12,12 +12,12 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import render
-from generator.diagnostics import Reporter, SchemaError
-from generator.project.config import ALL_VARIANTS
-from generator.project.inputs import Input
-from generator.project.pipeline import to_ir
-from generator.render.options import RenderOptions
+from schemagen import render
+from schemagen.diagnostics import Reporter, SchemaError
+from schemagen.project.config import ALL_VARIANTS
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
+from schemagen.render.options import RenderOptions
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 ROOT = GOLDEN.parent.parent

@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 from hypothesis import strategies as st
 
-from generator import ir
+from schemagen import ir
 
 MAX_DEPTH = 4
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import ir
+from schemagen import ir
 
 PACKAGE = Path(__file__).resolve().parent.parent / "generator"
 DIALECT_WORDS = ("openapi", "nullable", "components", "definitions", "$defs", "swagger", "discriminator")
@@ -29,7 +29,7 @@ MAX_CLASS_LINES = 250
 
 
 def _name(path: Path) -> str:
-    parts = ["generator", *path.relative_to(PACKAGE).with_suffix("").parts]
+    parts = ["schemagen", *path.relative_to(PACKAGE).with_suffix("").parts]
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -58,7 +58,7 @@ GRAPH = {module: _imports(module) for module in MODULES}
 
 
 def _inside(module: str, *packages: str) -> bool:
-    return any(module == f"generator.{p}" or module.startswith(f"generator.{p}.") for p in packages)
+    return any(module == f"schemagen.{p}" or module.startswith(f"schemagen.{p}.") for p in packages)
 
 
 def _offences(sources: tuple[str, ...], forbidden: tuple[str, ...]) -> list[str]:
@@ -67,9 +67,9 @@ def _offences(sources: tuple[str, ...], forbidden: tuple[str, ...]) -> list[str]
 
 
 def test_the_graph_is_read() -> None:
-    assert "generator.lower.lowering" in GRAPH and "generator.ir" in GRAPH["generator.lower.lowering"]
-    assert "generator.frontend.dialects.jsonschema" in GRAPH["generator.frontend.dialects"]
-    assert "generator.project.plan imports generator.cache.store" in _offences(("project",), ("cache",))
+    assert "schemagen.lower.lowering" in GRAPH and "schemagen.ir" in GRAPH["schemagen.lower.lowering"]
+    assert "schemagen.frontend.dialects.jsonschema" in GRAPH["schemagen.frontend.dialects"]
+    assert "schemagen.project.plan imports schemagen.cache.store" in _offences(("project",), ("cache",))
 
 
 def test_the_foundations_import_nothing_else_of_the_package() -> None:
@@ -114,7 +114,7 @@ def test_no_import_cycles() -> None:
 
 
 def test_a_cycle_would_be_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(GRAPH, "generator.ir", GRAPH["generator.ir"] | {"generator.lower.lowering"})
+    monkeypatch.setitem(GRAPH, "schemagen.ir", GRAPH["schemagen.ir"] | {"schemagen.lower.lowering"})
     assert _cycle()[0] == _cycle()[-1]
 
 

@@ -20,7 +20,7 @@ SEED_CHOICE = ROOT / "tests" / "golden" / "seed_dangling_ref" / "input" / "ChatC
 
 def run(project: Path, *args: str, seed: str = "0") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "generator", "--project", str(project), *args],
+    return subprocess.run([sys.executable, "-m", "schemagen", "--project", str(project), *args],
                           capture_output=True, text=True, env=env, cwd=project)
 
 
@@ -101,7 +101,7 @@ def test_render_and_ir_print_one_input(project: Path) -> None:
 def bare(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The command line without ``--project``, run in ``cwd``."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, env=env, cwd=cwd)
+    return subprocess.run([sys.executable, "-m", "schemagen", *args], capture_output=True, text=True, env=env, cwd=cwd)
 
 
 def test_ir_and_render_name_paths_from_the_project_root_wherever_they_run(project: Path) -> None:

@@ -47,7 +47,7 @@ def test_a_template_syntax_error_names_the_template_and_line(pets: Path) -> None
 
 @pytest.mark.parametrize(("line", "said"), [
     ("class {{ d.name|shout }}(Struct):", "tpl/msgspec.py.jinja:3: No filter named 'shout'."),
-    ("class {{ d.nam }}(Struct):", "tpl/msgspec.py.jinja:3: undefined: 'generator.render.view.ClassView object' "
+    ("class {{ d.nam }}(Struct):", "tpl/msgspec.py.jinja:3: undefined: 'schemagen.render.view.ClassView object' "
                                    "has no attribute 'nam'"),
 ])
 def test_a_template_error_at_run_time_names_the_template_and_line(pets: Path, line: str, said: str) -> None:

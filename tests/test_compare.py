@@ -17,10 +17,10 @@ import msgspec
 import pytest
 
 from compare_tools import Models, lines, models, run, shows, side, side_of
-from generator.compare import Comparison, where
-from generator import ir
-from generator.compare.shapes import scalar_fits
-from generator.compare.sides import load
+from schemagen.compare import Comparison, where
+from schemagen import ir
+from schemagen.compare.shapes import scalar_fits
+from schemagen.compare.sides import load
 
 from golden import ROOT
 

@@ -32,7 +32,7 @@ OPENAI = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
 
 def run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, env=env, cwd=cwd)
+    return subprocess.run([sys.executable, "-m", "schemagen", *args], capture_output=True, text=True, env=env, cwd=cwd)
 
 
 def write(path: Path, value: Any) -> None:

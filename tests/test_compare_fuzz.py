@@ -33,11 +33,11 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from compare_tools import Models, lowered, models, run, shows, side_of
 from fuzz_strategies import SEED_SCHEMA, Dialect, edit, json_values, ref_to, schemas
 from payload_strategies import mutated, payloads
-from generator import ir
-from generator.compare.shapes import Scope, Typed, bare, flatten, kind, limits, shape, within
-from generator.compare.sides import Side
-from generator.compare.values import FORMATTED, Builder, NoValue
-from generator.diagnostics import SchemaError
+from schemagen import ir
+from schemagen.compare.shapes import Scope, Typed, bare, flatten, kind, limits, shape, within
+from schemagen.compare.sides import Side
+from schemagen.compare.values import FORMATTED, Builder, NoValue
+from schemagen.diagnostics import SchemaError
 
 EXAMPLES = int(os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES") or 40)
 PAYLOADS = 20

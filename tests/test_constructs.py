@@ -29,10 +29,10 @@ from typing import Any
 import msgspec
 import pytest
 
-from generator import render
-from generator.diagnostics import Reporter
-from generator.project.inputs import Input
-from generator.project.pipeline import to_ir
+from schemagen import render
+from schemagen.diagnostics import Reporter
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
 from golden import GOLDEN, ROOT
 from structural import Mismatch, check
 
@@ -239,7 +239,7 @@ def test_alternatives_beside_properties_that_refer_back_to_their_definition_end(
                                                    "properties": {"a": {"type": "integer"}}}}}
     path = tmp_path / "x.json"
     path.write_text(json.dumps(schema))
-    done = subprocess.run([sys.executable, "-m", "generator", "--project", str(tmp_path), "ir", str(path)],
+    done = subprocess.run([sys.executable, "-m", "schemagen", "--project", str(tmp_path), "ir", str(path)],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     # F is then only itself or a string in a cycle of aliases: a clean error, no more
     assert done.returncode == 1 and "in a cycle" in done.stderr, done.stderr
@@ -799,7 +799,7 @@ def test_adding_an_unrelated_definition_keeps_every_name(tmp_path: Path, schema:
 
 def _generated(tmp_path: Path, schema: dict[str, Any], variant: str = "msgspec") -> tuple[str, ModuleType]:
     """The source of one variant generated from ``schema``, and that source imported."""
-    from generator import render
+    from schemagen import render
 
     path = tmp_path / "schema.json"
     path.write_text(json.dumps(schema))
@@ -813,7 +813,7 @@ def _generated(tmp_path: Path, schema: dict[str, Any], variant: str = "msgspec")
 
 
 def _error(tmp_path: Path, schema: dict[str, Any]) -> str:
-    from generator.diagnostics import SchemaError
+    from schemagen.diagnostics import SchemaError
 
     path = tmp_path / "schema.json"
     path.write_text(json.dumps(schema))

@@ -25,7 +25,7 @@ ORDER = {"title": "Order", "type": "object", "required": ["total"], "properties"
 
 
 def generate(project: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "generator", "--project", str(project), "generate"],
+    return subprocess.run([sys.executable, "-m", "schemagen", "--project", str(project), "generate"],
                           capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "",
                                                         "SCHEMAGEN_CACHE_DIR": os.environ["SCHEMAGEN_CACHE_DIR"]})
 

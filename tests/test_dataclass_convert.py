@@ -31,14 +31,14 @@ from hypothesis import strategies as st
 
 from conftest import bench_module
 from fuzz_strategies import documents, model_documents
-from generator import ir, render
-from generator.diagnostics import Reporter
-from generator.ir.walk import reachable, top_types
-from generator.names import portable_wire_name
-from generator.project.inputs import Input
-from generator.project.pipeline import Renderer, to_ir
-from generator.render.msgspec_unions import Widening, legal
-from generator.render.options import RenderOptions
+from schemagen import ir, render
+from schemagen.diagnostics import Reporter
+from schemagen.ir.walk import reachable, top_types
+from schemagen.names import portable_wire_name
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import Renderer, to_ir
+from schemagen.render.msgspec_unions import Widening, legal
+from schemagen.render.options import RenderOptions
 from golden import ROOT, Case, cases
 from payload_strategies import mutated, payloads
 

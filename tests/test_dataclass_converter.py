@@ -11,9 +11,9 @@ import threading
 import pytest
 
 from conftest import bench_module
-from generator.names import MODULE_NAMES, OUTPUT_NAMES
-from generator.render import dataclass as dataclass_variant
-from generator.render.format import format_whole
+from schemagen.names import MODULE_NAMES, OUTPUT_NAMES
+from schemagen.render import dataclass as dataclass_variant
+from schemagen.render.format import format_whole
 from golden import GOLDEN, ROOT
 
 modules = bench_module("modules")

@@ -12,11 +12,11 @@ from types import ModuleType
 
 import msgspec
 
-from generator import render
-from generator.diagnostics import Reporter
-from generator.project.inputs import Input
-from generator.project.pipeline import to_ir
-from generator.render.options import RenderOptions
+from schemagen import render
+from schemagen.diagnostics import Reporter
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
+from schemagen.render.options import RenderOptions
 from golden import GOLDEN
 
 

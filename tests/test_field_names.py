@@ -18,12 +18,12 @@ import msgspec
 import pytest
 from mypy import api
 
-from generator import render
-from generator.diagnostics import Reporter
-from generator.names import FIELD_RESERVED
-from generator.passes import naming
-from generator.project.inputs import Input
-from generator.project.pipeline import to_ir
+from schemagen import render
+from schemagen.diagnostics import Reporter
+from schemagen.names import FIELD_RESERVED
+from schemagen.passes import naming
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
 from conftest import bench_module
 
 exec_module, forget_module = bench_module("modules").exec_module, bench_module("modules").forget_module

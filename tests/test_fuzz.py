@@ -29,10 +29,10 @@ from mypy import api
 
 from conftest import bench_module
 from fuzz_strategies import Case, documents, mutations
-from generator.diagnostics import SchemaError
-from generator.project.config import ALL_VARIANTS
-from generator.project.pipeline import Renderer
-from generator.render.options import RenderOptions
+from schemagen.diagnostics import SchemaError
+from schemagen.project.config import ALL_VARIANTS
+from schemagen.project.pipeline import Renderer
+from schemagen.render.options import RenderOptions
 
 RENDERER = Renderer(None, RenderOptions())
 """As ``generate`` renders: black's work shared between the examples."""

@@ -25,14 +25,14 @@ from typing import Any
 
 import pytest
 
-import generator.render as rendering
-from generator.diagnostics import Reporter
-from generator.frontend.nesting import MAX_NESTING
-from generator.lower import literals
-from generator.ir import Model, Module
-from generator.project.config import ALL_VARIANTS
-from generator.project.inputs import Input
-from generator.project.pipeline import to_ir
+import schemagen.render as rendering
+from schemagen.diagnostics import Reporter
+from schemagen.frontend.nesting import MAX_NESTING
+from schemagen.lower import literals
+from schemagen.ir import Model, Module
+from schemagen.project.config import ALL_VARIANTS
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
 
 from conftest import ROOT, bench_module
 
@@ -144,7 +144,7 @@ def test_the_deepest_document_the_limit_lets_through_is_generated(shape: str, tm
     path = tmp_path / "deep.json"
     size, variant = DEEPEST[shape]
     _write(path, SHAPES[shape](size))
-    done = subprocess.run([sys.executable, "-m", "generator", "render", "--variant", variant, str(path)],
+    done = subprocess.run([sys.executable, "-m", "schemagen", "render", "--variant", variant, str(path)],
                           capture_output=True, text=True, timeout=300, preexec_fn=_capped)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.count("class ") >= size
@@ -153,7 +153,7 @@ def test_the_deepest_document_the_limit_lets_through_is_generated(shape: str, tm
 def test_a_document_past_the_limit_is_a_located_error(tmp_path: Path) -> None:
     path = tmp_path / "deep.json"
     _write(path, SHAPES["depth"](MAX_NESTING // 2 + 1))
-    done = subprocess.run([sys.executable, "-m", "generator", "render", "--variant", "msgspec", str(path)],
+    done = subprocess.run([sys.executable, "-m", "schemagen", "render", "--variant", "msgspec", str(path)],
                           capture_output=True, text=True, timeout=120, preexec_fn=_capped)
     assert done.returncode == 1 and "Traceback" not in done.stderr and done.stdout == ""
     assert done.stderr.startswith(f"{path.name}:1:") and "/properties/x/properties/x" in done.stderr, done.stderr
@@ -165,7 +165,7 @@ if __name__ == "__main__":  # what test_doubling_a_shape_at_most_doubles_the_wor
 
 
 def _render(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "generator", "render", "--variant", "msgspec", str(path)],
+    return subprocess.run([sys.executable, "-m", "schemagen", "render", "--variant", "msgspec", str(path)],
                           capture_output=True, text=True, timeout=120)
 
 

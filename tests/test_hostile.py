@@ -18,11 +18,11 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from generator import render
-from generator.diagnostics import Reporter
-from generator.project.config import ALL_VARIANTS
-from generator.project.inputs import Input
-from generator.project.pipeline import to_ir
+from schemagen import render
+from schemagen.diagnostics import Reporter
+from schemagen.project.config import ALL_VARIANTS
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
 
 CANARY = "/tmp/schemagen-hostile-canary"
 HOSTILE = [

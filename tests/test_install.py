@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.project import config as configuration
-from generator.project.plan import plan
+from schemagen.project import config as configuration
+from schemagen.project.plan import plan
 from golden import ROOT
 from install_tools import LOCK, environment, pip, run, user_project, working_tree
 
@@ -57,7 +57,7 @@ def in_venv(venv: Path, project: Path, code: str) -> str:
 
 
 def test_the_wheel_carries_every_module_the_built_in_templates_and_the_meta_schemas(venv: Path) -> None:
-    [package] = (venv / "lib").glob("python3.*/site-packages/generator")
+    [package] = (venv / "lib").glob("python3.*/site-packages/schemagen")
     installed = {p.relative_to(package).as_posix() for p in package.rglob("*") if p.is_file()
                  and "__pycache__" not in p.parts}
     modules = {p.relative_to(ROOT / "generator").as_posix() for p in (ROOT / "generator").rglob("*.py")}
@@ -69,7 +69,7 @@ def test_the_wheel_carries_every_module_the_built_in_templates_and_the_meta_sche
 
 
 def test_the_installed_tool_runs_from_its_venv_and_finds_its_templates_there(venv: Path, project: Path) -> None:
-    where = in_venv(venv, project, "import generator.render.templates as t; print(t.__file__, t.BUILTIN_TEMPLATES)")
+    where = in_venv(venv, project, "import schemagen.render.templates as t; print(t.__file__, t.BUILTIN_TEMPLATES)")
     module, templates = map(Path, where.split())
     assert module.is_relative_to(venv) and templates.is_relative_to(venv) and templates.name == "_templates"
 

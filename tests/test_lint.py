@@ -9,9 +9,9 @@ from typing import Any
 
 import yaml
 
-from generator.diagnostics import Reporter
-from generator.project.inputs import Input
-from generator.project.pipeline import to_ir
+from schemagen.diagnostics import Reporter
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
 
 
 def lint(tmp_path: Path, document: dict[str, Any], kind: str, name: str = "spec.json") -> list[str]:

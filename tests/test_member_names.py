@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 
 from conftest import shared
-from generator import ir
-from generator.diagnostics import Reporter
-from generator.frontend.read import read_document
-from generator.project.inputs import Input
-from generator.project.pipeline import to_ir
-from generator.review.changes import compare
+from schemagen import ir
+from schemagen.diagnostics import Reporter
+from schemagen.frontend.read import read_document
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
+from schemagen.review.changes import compare
 
 
 def _ir(tmp_path: Path, document: dict[str, Any], name: str = "spec.json") -> ir.Module:

@@ -27,10 +27,10 @@ from mypy import api
 from conftest import bench_module, shared
 from corpus_tools import (defined_names, error_kind, group, mypy_errors, offending_type, source_line,
                           summarise_warnings)
-from generator.diagnostics import Reporter, SchemaError
-from generator.project.inputs import Input
-from generator.project.pipeline import Renderer, to_ir
-from generator.render.options import RenderOptions
+from schemagen.diagnostics import Reporter, SchemaError
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import Renderer, to_ir
+from schemagen.render.options import RenderOptions
 
 PACKAGE = "openai_full"
 VARIANTS = ("dataclass", "typeddict", "msgspec")
@@ -280,7 +280,7 @@ def test_the_dataclass_variant_reads_every_example_as_msgspec_reads_it(corpus: C
     it, ``to_dict(from_dict(x))`` is msgspec's builtins; where msgspec refuses it (type, required
     field, enum), ``from_dict`` refuses it with msgspec's message. Except under a union the msgspec
     variant widens to ``dict[str, Any]`` (not checked there): the dataclass variant checks its members."""
-    from generator.frontend.read import read_document
+    from schemagen.frontend.read import read_document
 
     corpus.require_ir()
     ms, dc = corpus.modules.get("msgspec"), corpus.modules.get("dataclass")

@@ -16,11 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import ir
+from schemagen import ir
 from conftest import ROOT
-from generator.diagnostics import Reporter
+from schemagen.diagnostics import Reporter
 
-ordering = importlib.import_module("generator.passes.order")  # the package exports the function `order`
+ordering = importlib.import_module("schemagen.passes.order")  # the package exports the function `order`
 
 
 def reference(module: ir.Module, reporter: Reporter) -> ir.Module:
@@ -104,9 +104,9 @@ def test_order_reads_each_declaration_once(length: int, monkeypatch: pytest.Monk
 @pytest.mark.parametrize("variant", ["dataclass", "typeddict", "msgspec"])
 def test_the_order_of_definitions_changes_nothing(tmp_path: Path, variant: str) -> None:
     """A provider regenerating its spec with the definitions in another order: the same module."""
-    from generator import render
-    from generator.project.inputs import Input
-    from generator.project.pipeline import to_ir
+    from schemagen import render
+    from schemagen.project.inputs import Input
+    from schemagen.project.pipeline import to_ir
 
     seed = json.loads((ROOT / "schemas" / "chat_completion_out.json").read_text())
     shuffled = {**seed, "definitions": dict(reversed(list(seed["definitions"].items())))}

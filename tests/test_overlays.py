@@ -71,7 +71,7 @@ actions:
 
 def run(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, **GIT_ENV, "PYTHONPATH": str(ROOT), **env}
-    return subprocess.run([sys.executable, "-m", "generator", "--project", str(project), *args],
+    return subprocess.run([sys.executable, "-m", "schemagen", "--project", str(project), *args],
                           capture_output=True, text=True, env=environment, cwd=project)
 
 

@@ -1,4 +1,4 @@
-"""What the speed-ups (``generator.cache``: the formatter, the store, the no-op run) promise, checked.
+"""What the speed-ups (``schemagen.cache``: the formatter, the store, the no-op run) promise, checked.
 
 - Cutting a module along chunks met before (``known.cut``) gives the chunks ``split`` gives, whatever
   part of them is known.
@@ -27,20 +27,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.cache import store as caching
-from generator.cache.format import Session
-from generator.cache.format.chunks import split
-from generator.cache.format.known import cut, pieces
-from generator.cache.format.stable import is_stable
-from generator.diagnostics import Reporter
-from generator.project import config as configuration, link, pipeline, plan as generate
-from generator.project.config import ALL_VARIANTS
-from generator.project.inputs import Input
-from generator.project.pipeline import to_ir
-from generator.render import literals
-import generator.render as rendering
-from generator.render.format import FormatError, format_whole, mode
-from generator.render.options import RenderOptions
+from schemagen.cache import store as caching
+from schemagen.cache.format import Session
+from schemagen.cache.format.chunks import split
+from schemagen.cache.format.known import cut, pieces
+from schemagen.cache.format.stable import is_stable
+from schemagen.diagnostics import Reporter
+from schemagen.project import config as configuration, link, pipeline, plan as generate
+from schemagen.project.config import ALL_VARIANTS
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
+from schemagen.render import literals
+import schemagen.render as rendering
+from schemagen.render.format import FormatError, format_whole, mode
+from schemagen.render.options import RenderOptions
 from golden import ROOT, Case, cases
 
 from conftest import shared
@@ -187,7 +187,7 @@ def test_formatting_by_declaration_is_whole_file_black_on_random_declarations(de
 
 
 def _openai_raw(tmp_path: Path, size: int | None) -> dict[str, str]:
-    from generator.frontend.read import read_document
+    from schemagen.frontend.read import read_document
     import yaml
 
     full = shared("corpora/openai/openapi.yaml")
@@ -353,7 +353,7 @@ def test_a_run_with_a_damaged_cache_file_writes_the_same(project: Path, cache_di
 
 def _run(project: Path, cache_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, caching.ENV: str(cache_dir), "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, *args, "-m", "generator", "--project", str(project), "generate"],
+    return subprocess.run([sys.executable, *args, "-m", "schemagen", "--project", str(project), "generate"],
                           capture_output=True, text=True, env=env, cwd=project)
 
 
@@ -362,8 +362,8 @@ def test_the_command_with_nothing_changed_imports_no_stage(project: Path, cache_
     again = _run(project, cache_dir, "-X", "importtime")
     assert again.returncode == 0 and "0 written" in again.stderr
     imported = {line.split("|")[-1].strip() for line in again.stderr.splitlines() if line.startswith("import time:")}
-    assert "generator.cache.fingerprint" in imported
-    assert not imported & {"black", "jinja2", "jsonschema", "yaml", "generator.lower", "generator.project.pipeline"}
+    assert "schemagen.cache.fingerprint" in imported
+    assert not imported & {"black", "jinja2", "jsonschema", "yaml", "schemagen.lower", "schemagen.project.pipeline"}
 
 
 
@@ -372,9 +372,9 @@ def test_the_command_with_nothing_changed_imports_no_stage(project: Path, cache_
 
 def test_a_definition_found_valid_is_not_checked_again_and_a_bad_one_always_is(
         cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from generator.cache import verdicts
-    from generator.frontend import validate
-    from generator.frontend.dialects import normalise
+    from schemagen.cache import verdicts
+    from schemagen.frontend import validate
+    from schemagen.frontend.dialects import normalise
 
     def schemas(kind: str) -> object:
         document = {"definitions": {"A": {"type": "string"}, "B": {"type": kind}}}

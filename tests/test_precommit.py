@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.project import config as configuration, write
-from generator.project.plan import plan
+from schemagen.project import config as configuration, write
+from schemagen.project.plan import plan
 from install_tools import LOCK, environment, run, user_project, working_tree
 
 GIT = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "test",

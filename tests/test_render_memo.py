@@ -15,14 +15,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import ir, render
-from generator.cache import memo as memoising
-from generator.cache.store import Cache
-from generator.diagnostics import Reporter, SchemaError
-from generator.project.config import ALL_VARIANTS
-from generator.project.inputs import Input
-from generator.project.pipeline import to_ir
-from generator.render.options import RenderOptions
+from schemagen import ir, render
+from schemagen.cache import memo as memoising
+from schemagen.cache.store import Cache
+from schemagen.diagnostics import Reporter, SchemaError
+from schemagen.project.config import ALL_VARIANTS
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
+from schemagen.render.options import RenderOptions
 
 from fuzz_strategies import Case, documents, mutations
 from golden import ROOT, cases

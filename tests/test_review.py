@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 import yaml
 
-from generator import ir
-from generator.review import changes, report
+from schemagen import ir
+from schemagen.review import changes, report
 
 from golden import ROOT
 
@@ -71,7 +71,7 @@ def git(repo: Path, *args: str) -> str:
 
 def run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, **GIT_ENV, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "generator", "--project", str(project), *args],
+    return subprocess.run([sys.executable, "-m", "schemagen", "--project", str(project), *args],
                           capture_output=True, text=True, env=env, cwd=project)
 
 

@@ -18,14 +18,14 @@ from types import ModuleType
 import msgspec
 import pytest
 
-from generator import ir, render
-from generator.diagnostics import Reporter
-from generator.project.inputs import Input
-from generator.project.pipeline import to_ir
-from generator.render import msgspec as msgspec_rules
-from generator.render.annotations import annotation
-from generator.render.imports import Imports
-from generator.render.options import RenderOptions
+from schemagen import ir, render
+from schemagen.diagnostics import Reporter
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
+from schemagen.render import msgspec as msgspec_rules
+from schemagen.render.annotations import annotation
+from schemagen.render.imports import Imports
+from schemagen.render.options import RenderOptions
 from golden import GOLDEN, Case, generate
 
 STDLIB = ("dataclass", "typeddict")

@@ -13,10 +13,10 @@ import msgspec
 import pytest
 
 from conftest import bench_module
-from generator import render
-from generator.diagnostics import Reporter
-from generator.project.inputs import Input
-from generator.project.pipeline import to_ir
+from schemagen import render
+from schemagen.diagnostics import Reporter
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
 from golden import ROOT
 
 REFS = '[tool.schemagen]\n\n[tool.schemagen.refs]\n"https://json.schemastore.org/" = "{folder}"\n'
@@ -36,7 +36,7 @@ APP = {"title": "App", "type": "object", "required": ["root"], "properties": {
 
 
 def schemagen(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, cwd=project,
+    return subprocess.run([sys.executable, "-m", "schemagen", *args], capture_output=True, text=True, cwd=project,
                           env={"PYTHONPATH": str(ROOT), "PATH": "", "SCHEMAGEN_CACHE_DIR": os.environ["SCHEMAGEN_CACHE_DIR"]})
 
 
@@ -219,7 +219,7 @@ def test_diff_reads_a_mapped_url_at_the_revision_as_generate_does(tmp_path: Path
         subprocess.run(["git", *args], cwd=project, check=True, capture_output=True, env=env)
     spdx = project / "schemas" / "vendor" / "schemastore" / "spdx-licenses.json"
     spdx.write_text(spdx.read_text().replace('"enum": ["MIT", "Apache-2.0"]', '"enum": ["MIT"]'))
-    result = subprocess.run([sys.executable, "-m", "generator", "diff"], capture_output=True, text=True, cwd=project,
+    result = subprocess.run([sys.executable, "-m", "schemagen", "diff"], capture_output=True, text=True, cwd=project,
                             env={**env, "PYTHONPATH": str(ROOT), "SCHEMAGEN_CACHE_DIR": os.environ["SCHEMAGEN_CACHE_DIR"]})
     assert result.returncode == 0, result.stderr
     assert result.stdout == "BREAKING   app.Id: enum value 'Apache-2.0' removed\n"

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.cache import yaml_pieces
-from generator.cache.store import Cache
-from generator.frontend import read
+from schemagen.cache import yaml_pieces
+from schemagen.cache.store import Cache
+from schemagen.frontend import read
 from test_cli import run
 
 INF = float("inf")

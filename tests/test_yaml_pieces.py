@@ -13,10 +13,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.cache import yaml_pieces
-from generator.cache.store import Cache
-from generator.frontend import read
-from generator.frontend.duplicates import DuplicateKeys
+from schemagen.cache import yaml_pieces
+from schemagen.cache.store import Cache
+from schemagen.frontend import read
+from schemagen.frontend.duplicates import DuplicateKeys
 
 
 def parse(text: str) -> Any:

@@ -1,4 +1,4 @@
-"""The IR as stable JSON (``python -m generator ir PATH``): for reading, diffing and tests."""
+"""The IR as stable JSON (``python -m schemagen ir PATH``): for reading, diffing and tests."""
 
 from __future__ import annotations
 

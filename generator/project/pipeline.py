@@ -4,7 +4,7 @@
     layout (view model, templates) → format (black)                         (``Renderer``)
 
 Every stage is a pure function of its inputs. ``Stages.cached`` and ``Renderer`` put the cache's
-wrappers (``generator.cache``) in front of them when there is a cache; the result is the same bytes.
+wrappers (``schemagen.cache``) in front of them when there is a cache; the result is the same bytes.
 """
 
 from __future__ import annotations

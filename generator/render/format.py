@@ -1,7 +1,7 @@
 """Formatting with the pinned black, in-process, with an explicit mode (never a pyproject's).
 
 ``format_whole`` is the reference: black on the whole module. Whatever formats modules faster
-(``generator.cache.format``) must give its bytes, byte for byte.
+(``schemagen.cache.format``) must give its bytes, byte for byte.
 """
 
 from __future__ import annotations

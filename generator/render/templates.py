@@ -13,13 +13,13 @@ if TYPE_CHECKING:
 def _builtin_templates() -> Path:
     """The folder of the built-in templates: the checkout's top-level ``templates/``, their one source.
 
-    A wheel carries that folder as the package ``generator._templates`` (pyproject.toml maps it there), and
+    A wheel carries that folder as the package ``schemagen._templates`` (pyproject.toml maps it there), and
     the import system says where it is. A checkout, run as it is or installed editable, has no such package
     inside ``generator/`` (setuptools' editable import hook does not find a namespace package mapped inside a
     regular one): there the folder is beside ``generator/``. ``find_spec`` rather than
     ``importlib.resources.files``: on Python 3.11 the latter gives a namespace package as a ``MultiplexedPath``,
     not a real folder, and its import (tempfile among others) adds some 3 ms to a run with nothing to do."""
-    spec = importlib.util.find_spec("generator._templates")
+    spec = importlib.util.find_spec("schemagen._templates")
     if spec is not None and spec.submodule_search_locations:
         return Path(next(iter(spec.submodule_search_locations)))
     return Path(__file__).resolve().parent.parent.parent / "templates"
