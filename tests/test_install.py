@@ -68,6 +68,29 @@ def test_the_wheel_carries_every_module_the_built_in_templates_and_the_meta_sche
     assert installed == modules | templates | metaschemas
 
 
+def test_the_wheel_installs_schemagen_alone_and_its_dependencies_as_ranges(venv: Path, project: Path) -> None:
+    """Nothing named ``generator`` lands in a user's environment (the source folder's name); every runtime
+    dependency is a range from the version requirements.lock tests up to its next major one, but black, which
+    decides the output's bytes, is exact (the lock's version)."""
+    [site] = (venv / "lib").glob("python3.*/site-packages")
+    [record] = site.glob("schemagen-*.dist-info/RECORD")
+    tops = {line.split("/", 1)[0] for line in record.read_text().splitlines() if "/" in line.split(",", 1)[0]}
+    assert {t for t in tops if not t.endswith(".dist-info") and t != ".."} == {"schemagen"}  # "..": bin/schemagen
+    assert not (site / "generator").exists()
+    found = json.loads(in_venv(venv, project, "import importlib.metadata as m, json; "
+                                              "print(json.dumps(m.requires('schemagen')))"))
+    runtime = sorted(r for r in found if "extra ==" not in r)
+    locked = {name.lower(): version for name, _, version in
+              (line.partition("==") for line in LOCK.read_text().splitlines() if "==" in line)}
+    expected = []
+    for name in ("black", "jinja2", "jsonpath-rfc9535", "jsonschema", "msgspec", "pyyaml"):
+        version = locked[name]
+        major = int(version.split(".")[0])
+        upper = f"{major + 1}" if major else "1"
+        expected.append(f"{name}=={version}" if name == "black" else f"{name}<{upper},>={version}")
+    assert sorted(r.lower() for r in runtime) == expected
+
+
 def test_the_installed_tool_runs_from_its_venv_and_finds_its_templates_there(venv: Path, project: Path) -> None:
     where = in_venv(venv, project, "import schemagen.render.templates as t; print(t.__file__, t.BUILTIN_TEMPLATES)")
     module, templates = map(Path, where.split())
