@@ -192,6 +192,51 @@ def test_null_inside_a_container_reads_as_msgspec_reads_it(payload: Any) -> None
         modules.forget_module(dc)
 
 
+UNTAGGED_BESIDE_TAGGED = {
+    "$defs": {
+        "A": {"type": "object", "properties": {"t": {"const": "a"}, "x": {"type": "string"}}, "required": ["t", "x"]},
+        "C": {"type": "object", "properties": {"t": {"const": "c"}}, "required": ["t"]},
+        "B": {"type": "object", "properties": {"x": {"type": "string"}, "y": {"type": "integer"}},
+              "required": ["x", "y"]},
+        "Holder": {"type": "object", "properties": {"u": {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]},
+                                                    "v": {"oneOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/C"}]}}},
+    },
+}
+"""``A`` has its tag from ``v``'s union (``tag_field="t", tag="a"``) and is a member of ``u``'s, which
+has none (the msgspec variant widens it to ``dict[str, Any]``)."""
+
+
+@pytest.mark.parametrize(("payload", "member", "written"), [
+    ({"x": "1", "y": 2}, "B", {"x": "1", "y": 2}),
+    ({"x": "1"}, None, None),
+    ({"t": "a", "x": "1", "y": 2}, "A", {"t": "a", "x": "1"}),
+    ({"t": "c", "x": "1", "y": 2}, "B", {"x": "1", "y": 2}),
+    ({"t": "c", "x": "1"}, None, None),
+])
+def test_in_an_untagged_union_a_tag_is_a_required_key(tmp_path: Path, payload: Any, member: str | None,
+                                                      written: Any) -> None:
+    """A member of an untagged union is chosen only when its required keys are there, its tag among
+    them: ``{"x": "1", "y": 2}`` is a ``B`` (it was read as ``A`` and written ``{"t": "a", "x": "1"}``),
+    ``{"x": "1"}`` neither. ``A`` read on its own still takes an absent tag as its own, as msgspec does."""
+    source = tmp_path / "input" / "tags.json"
+    source.parent.mkdir()
+    source.write_text(json.dumps(UNTAGGED_BESIDE_TAGGED))
+    ms, dc = _generated(to_ir(Input("tags", source, "tags.json"), tmp_path, Reporter()), "tags")
+    try:
+        assert dc.A.__schemagen__[:2] == ("t", "a")
+        if member is None:
+            with pytest.raises(dc.DecodeError, match=r"^`object` fits no member of `A \| B` - at `\$\.u`$"):
+                dc.Holder.from_dict({"u": payload})
+        else:
+            read = dc.Holder.from_dict({"u": payload})
+            assert type(read.u).__name__ == member and read.to_dict() == {"u": written}
+        alone = msgspec.to_builtins(msgspec.json.decode(b'{"x": "1"}', type=ms.A))
+        assert dc.A.from_dict({"x": "1"}).to_dict() == alone == {"t": "a", "x": "1"}
+    finally:
+        modules.forget_module(ms)
+        modules.forget_module(dc)
+
+
 # --- random payloads: of the golden cases' classes, of random schemas -----------------------------------
 
 GOLDEN_CASES = [c for c in cases() if (c.folder / "expected" / "dataclass_models.py").exists()]
