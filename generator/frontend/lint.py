@@ -89,7 +89,7 @@ def _member(option: Any) -> str | None:
 def _walk(definitions: Mapping[str, Definition]) -> Iterator[tuple[Schema, str | None]]:
     """Every schema of the set once, with the keyword it is found under (``None`` for a definition)."""
     seen: set[int] = set()
-    stack: list[tuple[Schema, str | None]] = [(d.schema, None) for d in reversed(definitions.values())]
+    stack: list[tuple[Schema, str | None]] = [(d.schema, None) for d in reversed(list(definitions.values()))]
     while stack:
         schema, keyword = stack.pop()
         if id(schema) in seen:

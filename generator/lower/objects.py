@@ -67,7 +67,8 @@ def check_required(lw: Context, schema: Schema) -> None:
     nothing else is said of other keys (a typo, most often). A key that a pattern or an
     ``additionalProperties`` schema holds is left alone, and so is one that folding took from a
     referenced definition: the warning is that definition's."""
-    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    found = schema.get("properties")
+    properties = found if isinstance(found, dict) else {}
     extra = schema.get("additionalProperties")
     closed = extra == NEVER
     if not closed and not (properties and extra in (None, {})):

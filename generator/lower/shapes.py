@@ -63,7 +63,8 @@ def json_type(value: Any) -> str:
         return "integer"
     if isinstance(value, float):
         return "integer" if value.is_integer() else "number"
-    return {str: "string", list: "array", dict: "object"}[type(value)]
+    names: dict[type[Any], str] = {str: "string", list: "array", dict: "object"}
+    return names[type(value)]
 
 
 def type_of_value(value: Any) -> ir.Type:

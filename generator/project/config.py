@@ -244,7 +244,7 @@ def _input(entry: Any, index: int, fail: Any) -> InputSpec:
 def _required_defaults(table: dict[str, Any], key: str, fail: Any) -> Setting | None:
     value = table.get("required_defaults")
     if value is None or value in REQUIRED_DEFAULTS:
-        return value  # type: ignore[no-any-return]
+        return value
     fail(key, 'must be "required" (a required property with a default is required) or "optional" (it is not '
               f"required, and takes its default when absent), not {value!r}", _closest(value, REQUIRED_DEFAULTS))
     return None

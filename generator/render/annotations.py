@@ -34,7 +34,7 @@ def annotation(t: ir.Type, imports: Imports, style: TypeStyle) -> str:
     def spell(t: ir.Type) -> str:
         match t:
             case ir.Scalar(kind, fmt):
-                if fmt in style.formats:
+                if fmt is not None and fmt in style.formats:
                     module, expression = style.formats[fmt]
                     if module:
                         imports.add_module(module)
@@ -46,7 +46,7 @@ def annotation(t: ir.Type, imports: Imports, style: TypeStyle) -> str:
                 return "None"
             case ir.Ref(name, None):
                 return name
-            case ir.Ref(name, module):
+            case ir.Ref(name, str() as module):
                 return f"{imports.add_sibling(module, style.module)}.{name}"
             case ir.Array(item):
                 return f"list[{spell(item)}]"

@@ -36,8 +36,8 @@ def fold(members: list[ir.Type], lost: list[tuple[ir.Type, ir.Constraints]]) -> 
         if scalar is None or (_kind(scalar) == kind and _accepts(scalar, values)):
             continue
         folded = scalar if _accepts(scalar, values) else _widened(scalar, values, lost)
-        members = [folded if m is scalar else _without(m, values) for m in members]
-        members = [m for m in members if m is not None]
+        kept = [folded if m is scalar else _without(m, values) for m in members]
+        members = [m for m in kept if m is not None]
     return members
 
 

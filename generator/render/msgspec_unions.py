@@ -127,7 +127,7 @@ def _is_legal(members: list[ir.Type], declarations: Mapping[str, ir.Declaration]
 def _one_object_kind(objects: list[ir.Type], declarations: Mapping[str, ir.Declaration]) -> bool:
     """One object-like member, or only Structs tagged on the same field."""
     kinds = {_object_kind(m, declarations) for m in objects}
-    return len(objects) <= 1 or (len(kinds) == 1 and next(iter(kinds), "").startswith("tag:"))
+    return len(objects) <= 1 or (len(kinds) == 1 and (next(iter(kinds)) or "").startswith("tag:"))
 
 
 def _replace(members: list[ir.Type], group: list[ir.Type], by: ir.Type) -> list[ir.Type]:

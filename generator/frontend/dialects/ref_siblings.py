@@ -22,7 +22,7 @@ ANNOTATIONS = frozenset({"$ref", "description", "title", "default", "example", "
 
 def check(document: dict[str, Any], container: tuple[str, ...], display: str, version: str, reporter: Reporter) -> None:
     """Warn of each ``$ref`` under ``container`` (the document's schemas) whose siblings change its meaning."""
-    schemas = document
+    schemas: object = document
     for token in container:
         schemas = schemas.get(token) if isinstance(schemas, dict) else None
     if not isinstance(schemas, dict):
@@ -54,7 +54,7 @@ def _same(key: str, value: Any, target: Any) -> bool:
     if key == "type" and "type" not in target:
         implied = "object" if any(k in target for k in ("properties", "additionalProperties")) else \
             "array" if "items" in target else None
-        return value == implied
+        return bool(value == implied)
     return key in target and target[key] == value
 
 
