@@ -9,11 +9,12 @@ STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml requirements.lock | cksu
 generate: $(STAMP) review-setup
 	$(PY) -m schemagen generate
 
+# generated/ is up to date, and generator/ passes `mypy --strict` (the settings are pyproject's [tool.mypy]).
 check: $(STAMP)
 	$(PY) -m schemagen generate --check
+	$(PY) -m mypy
 
-test: $(STAMP) review-setup
-	$(PY) -m schemagen generate --check
+test: check review-setup
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 # The generator on every SchemaStore schema (or `make corpus CORPUS=<folder>` with json/, test/,

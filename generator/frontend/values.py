@@ -27,7 +27,7 @@ class Values:
     def __init__(self, definitions: Mapping[str, Definition]) -> None:
         from jsonschema import Draft202012Validator, validators  # (imported by the meta-schema check already)
 
-        def ref(validator: Validator, ref: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        def ref(validator: Draft202012Validator, ref: Any, instance: Any, schema: Any) -> Iterator[Any]:
             found = definitions.get(ref) if isinstance(ref, str) else None
             if found is not None:
                 yield from validator.descend(instance, found.schema)
@@ -36,7 +36,9 @@ class Values:
             return iter(())
 
         any_of = Draft202012Validator.VALIDATORS["anyOf"]
-        self.kind = validators.extend(Draft202012Validator, {"$ref": ref, "$dynamicRef": nothing, "oneOf": any_of})
+        # (types-jsonschema leaves ``extend`` unannotated; it returns a validator class)
+        self.kind: type[Validator] = validators.extend(  # type: ignore[no-untyped-call]
+            Draft202012Validator, {"$ref": ref, "$dynamicRef": nothing, "oneOf": any_of})
 
     def rejection(self, value: Any, schema: Schema) -> str | None:
         """Why ``schema`` rejects ``value`` (the most relevant error, and where in the value), or ``None``."""
