@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from compare_tools import Models, lowered, models, run, shows, side_of
 from fuzz_strategies import SEED_SCHEMA, Dialect, edit, json_values, ref_to, schemas
-from payload_strategies import mutated, payloads
+from payload_strategies import lists, mutated, payloads
 from schemagen import ir
 from schemagen.compare.shapes import Scope, Typed, bare, flatten, kind, limits, shape, within
 from schemagen.compare.sides import Side
@@ -195,7 +195,7 @@ def _member(m: Typed, keys: list[str], builder: Builder, depth: int) -> st.Searc
         low = max(c.min_length or 0, 0)
         high = min(low + 2, c.max_length if c.max_length is not None else low + 2)
         items = instances(Typed(b.item, m.scope), keys, builder, depth + 1)
-        return st.lists(items, min_size=low, max_size=high) if low <= high and low <= 20 else st.nothing()
+        return lists(items, min_size=low, max_size=high) if low <= high and low <= 20 else st.nothing()
     if isinstance(b, ir.Map):
         values = instances(Typed(b.value, m.scope), keys, builder, depth + 1)
         return st.dictionaries(st.sampled_from(keys), values, max_size=2)
