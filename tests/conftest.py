@@ -6,10 +6,13 @@ import os
 import shutil
 import sys
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from hypothesis import Phase, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -20,6 +23,24 @@ if "SCHEMAGEN_CACHE_DIR" not in os.environ:
     _cache = tempfile.mkdtemp(prefix="schemagen-test-cache-")
     os.environ["SCHEMAGEN_CACHE_DIR"] = _cache
     atexit.register(shutil.rmtree, _cache, ignore_errors=True)
+
+# Hypothesis, for every property test: by default (`make test`, CI) the same examples every run, nothing
+# remembered between runs, a deadline per example and no shrinking: a failure shows the first failing
+# example (shrinking a random schema took over 5 minutes). SCHEMAGEN_FUZZ_EXAMPLES=N (`make fuzz`) is a
+# long random run instead: N examples a test, shrunk, the failures kept in $TMPDIR/schemagen-hypothesis
+# and replayed first next time. Each test sets its own max_examples with ``examples(default)``.
+FUZZ_EXAMPLES = os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES")
+settings.register_profile("schemagen", derandomize=True, database=None, deadline=timedelta(seconds=60),
+                          phases=[Phase.explicit, Phase.generate, Phase.target], print_blob=True)
+settings.register_profile("schemagen-long", derandomize=False, deadline=timedelta(seconds=60), print_blob=True,
+                          database=DirectoryBasedExampleDatabase(Path(tempfile.gettempdir()) / "schemagen-hypothesis"))
+settings.load_profile("schemagen-long" if FUZZ_EXAMPLES else "schemagen")
+
+
+def examples(default: int) -> int:
+    """A property test's ``max_examples``: ``default``, or SCHEMAGEN_FUZZ_EXAMPLES where it is set."""
+    return int(FUZZ_EXAMPLES) if FUZZ_EXAMPLES else default
+
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))

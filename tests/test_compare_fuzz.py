@@ -45,8 +45,7 @@ DIALECT = Dialect("/$defs")
 NAMES = ["A", "B", "C"]
 SEED_NAMES = sorted(json.loads(SEED_SCHEMA.read_text())["definitions"])
 
-PROFILE = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES"),
-                   database=None, suppress_health_check=list(HealthCheck))
+PROFILE = settings(max_examples=EXAMPLES, suppress_health_check=list(HealthCheck))  # (the rest: tests/conftest.py)
 
 
 @st.composite

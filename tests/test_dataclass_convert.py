@@ -26,7 +26,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import bench_module
@@ -256,8 +256,7 @@ def test_the_golden_cases_classes_read_random_payloads_alike(case: Case) -> None
     differs = {m.name: _differs(m, declarations) for m in models}
     strictly = Counter[str]()
 
-    @settings(max_examples=40, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(max_examples=40, suppress_health_check=list(HealthCheck))
     @given(st.data())
     def check(data: st.DataObject) -> None:
         model = data.draw(st.sampled_from(models), label="model")
@@ -313,9 +312,7 @@ def test_random_schemas_and_payloads_read_alike() -> None:
     """Random documents, mostly of objects; payloads of their classes' IR, broken or not."""
     strict: Counter[str] = Counter()
 
-    @settings(max_examples=int(LONG_RUN or 150), deadline=None, derandomize=not LONG_RUN, database=None,
-              suppress_health_check=list(HealthCheck),
-              phases=[Phase.explicit, Phase.generate] if os.environ.get("SCHEMAGEN_NO_SHRINK") else list(Phase))
+    @settings(max_examples=int(LONG_RUN or 150), suppress_health_check=list(HealthCheck))
     @given(st.data())
     def check(data: st.DataObject) -> None:
         case = data.draw(st.one_of(model_documents(), model_documents(), model_documents(), documents()),

@@ -3,27 +3,25 @@
 For every input hypothesis makes (tests/fuzz_strategies.py), the generator must either report a
 clean ``SchemaError`` or write, for each variant, code that compiles and imports, whose msgspec
 variant lets msgspec build a decoder for every type it defines, and that passes ``mypy --strict``.
-Any other exception is a bug, which hypothesis shrinks to a small schema.
+Any other exception is a bug (which a long run shrinks to a small schema).
 
 mypy on every example is slow, so each test writes the modules of its passing examples into one
 package and runs mypy once at the end (on a sample of at most ``MYPY_SAMPLE`` examples).
 
-``make test`` runs a bounded, derandomized profile (``EXAMPLES`` per test); ``make fuzz`` sets
-``SCHEMAGEN_FUZZ_EXAMPLES`` (e.g. 2000) for a long, random run whose failures hypothesis keeps in
-``$TMPDIR/schemagen-hypothesis`` and replays first next time.
+``make test`` runs a bounded, derandomized profile (``EXAMPLES`` per test, no shrinking); ``make fuzz`` sets
+``SCHEMAGEN_FUZZ_EXAMPLES`` (e.g. 2000) for a long, random run whose failures hypothesis shrinks, keeps in
+``$TMPDIR/schemagen-hypothesis`` and replays first next time (the profiles: tests/conftest.py).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis import HealthCheck, given, settings
 from hypothesis.strategies import SearchStrategy
 from mypy import api
 
@@ -45,13 +43,8 @@ LONG_RUN = os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES")
 EXAMPLES = int(LONG_RUN) if LONG_RUN else 50
 MYPY_SAMPLE = int(os.environ.get("SCHEMAGEN_FUZZ_MYPY_SAMPLE", "300"))
 
-_common = dict(deadline=None, suppress_health_check=list(HealthCheck), print_blob=True, max_examples=EXAMPLES)
-if LONG_RUN:
-    PROFILE = settings(**_common, derandomize=False,  # type: ignore[arg-type]
-                       database=DirectoryBasedExampleDatabase(Path(tempfile.gettempdir()) / "schemagen-hypothesis"))
-else:  # CI: the same examples every run, nothing remembered between runs
-    PROFILE = settings(**_common, derandomize=True, database=None,  # type: ignore[arg-type]
-                       phases=[Phase.explicit, Phase.generate, Phase.target, Phase.shrink])
+PROFILE = settings(max_examples=EXAMPLES, suppress_health_check=list(HealthCheck))
+"""The rest (derandomized or not, database, deadline, shrinking) is tests/conftest.py's profile."""
 
 
 class Batch:

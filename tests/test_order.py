@@ -69,7 +69,7 @@ def modules(draw: st.DrawFn) -> ir.Module:
     return ir.Module(tuple(declarations))
 
 
-@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@settings(max_examples=400)
 @given(modules())
 def test_order_is_the_rule(module: ir.Module) -> None:
     expected, got = Reporter(), Reporter()

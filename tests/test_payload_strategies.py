@@ -24,7 +24,7 @@ DECLARATIONS: dict[str, ir.Declaration] = {"Holder": NEEDS_ELSEWHERE}
 @pytest.mark.parametrize("item", [ELSEWHERE, ir.Ref("Holder"), ir.Union((ELSEWHERE, ir.Ref("Holder")))],
                          ids=["other input", "model that needs one", "union of both"])
 def test_a_list_of_a_type_with_no_value_is_empty(item: ir.Type) -> None:
-    @settings(max_examples=5, database=None)
+    @settings(max_examples=5)
     @given(payloads(ir.Array(item), DECLARATIONS))
     def check(value: Any) -> None:
         assert value == []

@@ -43,7 +43,7 @@ from schemagen.render.format import FormatError, format_whole, mode
 from schemagen.render.options import RenderOptions
 from golden import ROOT, Case, cases
 
-from conftest import shared
+from conftest import examples, shared
 
 sys.path.insert(0, str(ROOT / "bench"))
 from subset import closed_subset  # noqa: E402
@@ -177,8 +177,7 @@ def _declaration(draw: st.DrawFn) -> str:
     return "\n".join(lines) + "\n" + alias + "\n" + (literals.docstring(doc, "") + "\n" if doc else "")
 
 
-@settings(max_examples=int(os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES", "150")), deadline=None, derandomize=True,
-          suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(150), suppress_health_check=list(HealthCheck))
 @given(st.lists(_declaration(), min_size=1, max_size=3))
 def test_formatting_by_declaration_is_whole_file_black_on_random_declarations(declarations: list[str]) -> None:
     text = "from __future__ import annotations\n\nfrom typing import Literal\n\n\n" + "\n\n".join(declarations)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
-import os
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from schemagen.project.inputs import Input
 from schemagen.project.pipeline import to_ir
 from schemagen.render.options import RenderOptions
 
+from conftest import examples
 from fuzz_strategies import Case, documents, mutations
 from golden import ROOT, cases
 
@@ -154,8 +154,7 @@ def test_a_declaration_built_again_under_the_same_key_is_kept(tmp_path: Path, mo
     assert built == []
 
 
-@settings(max_examples=int(os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES", "40")), deadline=None, derandomize=True,
-          database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(40), suppress_health_check=list(HealthCheck))
 @given(st.lists(st.one_of(mutations(), documents()), min_size=2, max_size=4))
 def test_random_inputs_and_edits_through_one_cache_render_as_whole(inputs: list[Case]) -> None:
     """Edited seeds and random documents one after the other through one cache: the same

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import pickle
 import textwrap
 from pathlib import Path
@@ -13,6 +12,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from schemagen.cache import yaml_pieces
 from schemagen.cache.store import Cache
 from schemagen.frontend import read
@@ -185,7 +185,7 @@ VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=
                                                          st.dictionaries(KEYS, inner, max_size=4)), max_leaves=12)
 
 
-@settings(max_examples=int(os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES", 150)), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(document=st.dictionaries(KEYS, VALUES, min_size=1, max_size=5),
        style=st.sampled_from([None, "|", ">", "'", '"']), indent=st.sampled_from([2, 4]),
        flow=st.sampled_from([False, None]), width=st.sampled_from([20, 80]))
