@@ -347,7 +347,7 @@ def test_where_quotes_keys_that_are_no_plain_word() -> None:
 
 
 def test_every_witness_of_the_provider_against_openai_is_shown_by_the_real_models() -> None:
-    """The README's example: each witness decoded by both sides' msgspec models (OpenAI's whole
+    """The example of docs/compare.md: each witness decoded by both sides' msgspec models (OpenAI's whole
     description, vendored in examples/openai)."""
     provider = load(str(ROOT / "schemas" / "chat_completion_out.json"), None)
     openai = load(str(OPENAI_API) + "#CreateChatCompletionResponse", None)

@@ -1,5 +1,5 @@
 """``schemagen compare`` as a user runs it: a temporary project, real subprocesses, real exit codes;
-and the README's example, made again from OpenAI's description vendored in examples/openai."""
+and the example of docs/compare.md, made again from OpenAI's description vendored in examples/openai."""
 
 from __future__ import annotations
 
@@ -162,17 +162,17 @@ def test_a_listed_input_is_compared_with_its_settings(project: Path) -> None:
     assert listed.stdout == "a->b  choices: required in B, optional in A\n", listed.stderr
 
 
-def _readme_example() -> tuple[str, str]:
-    """The command and the output the README shows for the provider against OpenAI's description."""
-    text = (ROOT / "README.md").read_text()
+def _docs_example() -> tuple[str, str]:
+    """The command and the output docs/compare.md shows for the provider against OpenAI's description."""
+    text = (ROOT / "docs" / "compare.md").read_text()
     block = re.search(r"```\n\$ (schemagen compare [^\n]*)\n(.*?)```", text, re.S)
-    assert block is not None, "README.md has no `$ schemagen compare` example"
+    assert block is not None, "docs/compare.md has no `$ schemagen compare` example"
     return block.group(1), block.group(2)
 
 
-def test_the_readme_example_is_what_compare_prints() -> None:
-    """Run at the root as the README shows it, with OpenAI's description vendored in examples/openai."""
-    command, shown = _readme_example()
+def test_the_docs_example_is_what_compare_prints() -> None:
+    """Run at the root as docs/compare.md shows it, with OpenAI's description vendored in examples/openai."""
+    command, shown = _docs_example()
     done = run(ROOT, *command.split()[1:])
     assert done.returncode == 0, done.stderr
     summary = shown.splitlines()[-1]
