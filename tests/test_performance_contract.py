@@ -217,11 +217,12 @@ def test_formatting_by_declaration_is_whole_file_black_on_openai(tmp_path: Path)
 def test_a_module_cut_along_cached_chunks_is_formatted_as_whole_file_black(tmp_path: Path) -> None:
     declarations = [f'class M{i}(Struct):\n    """Doc {i}."""\n\n    x: int = {i}\n' for i in range(6)]
     text = "from msgspec import Struct\n\n\n" + "\n\n".join(declarations) + 'A = M1\n"""A."""\n'
-    first = Session(caching.Cache(tmp_path))
-    assert first.format([text]) == [format_whole(text)]
+    with caching.Cache(tmp_path) as store:
+        assert Session(store).format([text]) == [format_whole(text)]
     edited = text.replace("Doc 3.", "Doc 3, edited;   and long " + "word " * 20).replace("x: int = 5", "x: int=5")
-    second = Session(caching.Cache(tmp_path))
-    assert second.format([edited]) == [format_whole(edited)]
+    with caching.Cache(tmp_path) as store:
+        second = Session(store)
+        assert second.format([edited]) == [format_whole(edited)]
     assert second.stats.cached == 6  # the header and every declaration but the two edited
     assert second.stats.whole + second.stats.by_statement + second.stats.as_is == 2
 
@@ -243,22 +244,24 @@ def test_the_cache_lives_where_the_environment_says(cache_dir: Path, monkeypatch
 
 
 def test_a_damaged_entry_is_ignored(cache_dir: Path) -> None:
-    store = caching.Cache(cache_dir)
-    store.put_many("chunk", {"a": b"first", "b": b"second"})
-    store.close()
-    with sqlite3.connect(cache_dir / caching.FILE) as db:
+    with caching.Cache(cache_dir) as store:
+        store.put_many("chunk", {"a": b"first", "b": b"second"})
+    db = sqlite3.connect(cache_dir / caching.FILE)
+    with db:
         db.execute("UPDATE entries SET value = ? WHERE key = 'a'", (b"tampered",))
-    store = caching.Cache(cache_dir)
-    assert store.get_many("chunk", ["a", "b"]) == {"b": b"second"}
+    db.close()  # (a connection's ``with`` commits; it does not close)
+    with caching.Cache(cache_dir) as store:
+        assert store.get_many("chunk", ["a", "b"]) == {"b": b"second"}
 
 
 def test_a_damaged_file_is_ignored_and_replaced(cache_dir: Path) -> None:
     cache_dir.mkdir()
     (cache_dir / caching.FILE).write_bytes(b"this is not a database" * 100)
-    store = caching.Cache(cache_dir)
-    assert store.get("chunk", "a") is None
-    store.put("chunk", "a", b"value")
-    assert caching.Cache(cache_dir).get("chunk", "a") == b"value"
+    with caching.Cache(cache_dir) as store:
+        assert store.get("chunk", "a") is None
+        store.put("chunk", "a", b"value")
+    with caching.Cache(cache_dir) as store:
+        assert store.get("chunk", "a") == b"value"
 
 
 def test_a_write_is_all_or_nothing(cache_dir: Path) -> None:
@@ -267,11 +270,23 @@ def test_a_write_is_all_or_nothing(cache_dir: Path) -> None:
             yield "a", b"first"
             raise KeyboardInterrupt  # half-way through the transaction
 
-    store = caching.Cache(cache_dir)
-    with pytest.raises(KeyboardInterrupt):
-        store.put_many("chunk", Interrupted(a=b"first"))
-    store.put("chunk", "b", b"second")
-    assert caching.Cache(cache_dir).get_many("chunk", ["a", "b"]) == {"b": b"second"}
+    with caching.Cache(cache_dir) as store:
+        with pytest.raises(KeyboardInterrupt):
+            store.put_many("chunk", Interrupted(a=b"first"))
+        store.put("chunk", "b", b"second")
+    with caching.Cache(cache_dir) as store:
+        assert store.get_many("chunk", ["a", "b"]) == {"b": b"second"}
+    assert store._db is None  # closed by its owner
+
+
+def test_a_run_closes_its_cache(project: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its connection is closed by the run, not left to the collector (Python 3.13 warns of that at exit)."""
+    closed: list[caching.Cache] = []
+    close = caching.Cache.close
+    monkeypatch.setattr(caching.Cache, "close", lambda self: (closed.append(self), close(self))[1])
+    for _ in range(2):  # a run that generates, then one that finds nothing to do
+        generate.plan(configuration.load(project))
+        assert len(closed) == 1 and closed.pop()._db is None
 
 
 def test_an_unusable_cache_folder_is_no_cache(tmp_path: Path) -> None:
@@ -400,3 +415,4 @@ def test_a_definition_found_valid_is_not_checked_again_and_a_bad_one_always_is(
     verdicts.check(schemas("integer"), Reporter(), store)  # type: ignore[arg-type]
     verdicts.check(schemas("integer"), Reporter(), store)  # type: ignore[arg-type]
     assert len(checked) == 1  # the new B once
+    store.close()

@@ -142,6 +142,13 @@ class Cache:
             self._db.close()
             self._db = None
 
+    def __enter__(self) -> Cache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """The connection closed by its owner, not left to the collector (Python 3.13 warns of it)."""
+        self.close()
+
     def _connect(self) -> sqlite3.Connection | None:
         import sqlite3
 

@@ -36,6 +36,14 @@ def plan(config: Config) -> Result:
     """
     sources = discover(config)
     store = Cache.from_environment()
+    try:
+        return _plan(config, sources, store)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _plan(config: Config, sources: list[Input], store: Cache | None) -> Result:
     # what a run may read from the folders `refs` maps URLs to: a changed vendored document is a run to do
     mapped = [(f"refs {prefix}", schema_files(folder, nested=True)) for prefix, folder in config.refs]
     key = fingerprint(repr(config), config.templates,
