@@ -72,6 +72,7 @@ def _main(argv: list[str] | None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="schemagen", description="Typed Python models from JSON Schema and OpenAPI.")
+    parser.add_argument("--version", action=_Version, help="print schemagen's version and exit")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
     parser.add_argument("--project", type=Path, metavar="DIR",
@@ -110,6 +111,36 @@ def _parser() -> argparse.ArgumentParser:
     compare.set_defaults(run=_compare, own_projects=True)  # each side is read in the project it is in
 
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: ``schemagen 0.1.0``, looked up only when asked (a run imports no metadata machinery)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=str(kwargs.get("help")))
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(f"schemagen {version()}")
+        parser.exit()
+
+
+def version() -> str:
+    """The installed distribution's version; from a source tree that is not installed, its
+    ``pyproject.toml``'s; else ``unknown``."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("schemagen")
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    import tomllib
+
+    try:
+        project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text("utf-8"))["project"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return "unknown"
+    found = project.get("version") if isinstance(project, dict) and project.get("name") == "schemagen" else None
+    return found if isinstance(found, str) else "unknown"
 
 
 def _generate(args: argparse.Namespace) -> int:
