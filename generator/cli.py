@@ -157,8 +157,9 @@ def _generate(args: argparse.Namespace) -> int:
             for title, paths in (("missing", missing), ("extra (their input is gone)", changes.removed)):
                 if paths:
                     print(f"{title}:", *(f"  {label}/{p.as_posix()}" for p in paths), sep="\n", file=sys.stderr)
-            print(f"{label}/ is stale: {len(stale)} file(s) differ from what `make generate` writes; "
-                  "run `make generate`", file=sys.stderr)
+            run = cfg.options.command
+            print(f"{label}/ is stale: {len(stale)} file(s) differ from what `{run}` writes; run `{run}`",
+                  file=sys.stderr)
             return 1
         print(f"{label}/ is up to date ({len(changes.unchanged)} files)", file=sys.stderr)
         return 0

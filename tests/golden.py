@@ -14,6 +14,7 @@ from pathlib import Path
 
 from schemagen import render
 from schemagen.diagnostics import Reporter, SchemaError
+from schemagen.project.command import regenerate
 from schemagen.project.config import ALL_VARIANTS
 from schemagen.project.inputs import Input
 from schemagen.project.pipeline import to_ir
@@ -46,7 +47,8 @@ class Case:
 
     @property
     def options(self) -> RenderOptions:
-        return RenderOptions(enums="class" if self.settings.get("enums") == "class" else "literal")
+        return RenderOptions(enums="class" if self.settings.get("enums") == "class" else "literal",
+                             command=regenerate(ROOT))  # (the cases are this project's: its Makefile's)
 
     @property
     def label(self) -> str:

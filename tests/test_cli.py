@@ -26,9 +26,11 @@ def run(project: Path, *args: str, seed: str = "0") -> subprocess.CompletedProce
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A copy of this project's schemas and configuration, without its output."""
+    """A copy of this project's schemas and configuration (its Makefile, which the headers name), without its
+    output."""
     shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    for name in ("pyproject.toml", "Makefile"):
+        shutil.copy(ROOT / name, tmp_path / name)
     return tmp_path
 
 

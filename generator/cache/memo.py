@@ -101,7 +101,7 @@ class Memo:
                 bucket[k] = v
         self.store.put_many(NAMESPACE, {slots[b]: pickle.dumps(buckets[b], protocol=pickle.HIGHEST_PROTOCOL)
                                         for b in sorted(changed)})
-        return template.render(module=view.head(module, rules, source, ctx)) + "".join(texts)  # type: ignore[arg-type]
+        return template.render(module=view.head(module, rules, source, ctx, command=options.command)) + "".join(texts)  # type: ignore[arg-type]
 
 
 View = view.ClassView | view.AliasView | view.EnumView

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..diagnostics import Diagnostic, Location, SchemaError, pointer
 from ..diagnostics.toml_positions import locate_toml
 from ..render.options import RenderOptions
-from . import refmap
+from . import command, refmap
 
 if TYPE_CHECKING:
     from ..frontend.dialects import Dialect
@@ -205,7 +205,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
         templates=root / templates if isinstance(templates, str) else None,
         variants=tuple(v for v in ALL_VARIANTS if v in variants),
         inputs=inputs,
-        options=RenderOptions(enums=enums if enums == "class" else "literal"),
+        options=RenderOptions(enums=enums if enums == "class" else "literal", command=command.regenerate(root)),
         required_defaults=required_defaults,
         refs=refs,
     )

@@ -17,7 +17,10 @@ from .config import Config
 from .inputs import Input, discover
 from .write import MARKER
 
-PACKAGE_INIT = f"{MARKER}. Do not edit; run `make generate`.\n"
+
+def package_init(command: str) -> str:
+    """The ``__init__.py`` of the output package and of each input's package."""
+    return f"{MARKER}. Do not edit; run `{command}`.\n"
 
 
 @dataclass
@@ -66,7 +69,8 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     from .pipeline import Renderer, Stages
 
     renderer = Renderer(config.templates, config.options, store, scope=repr(config), root=config.root)
-    files: dict[Path, str] = {Path("__init__.py"): PACKAGE_INIT, Path("py.typed"): ""}
+    init = package_init(config.options.command)
+    files: dict[Path, str] = {Path("__init__.py"): init, Path("py.typed"): ""}
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
     linker = Linker(sources, config, Stages.cached(store))
@@ -79,7 +83,7 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
             continue
         warnings.extend(found)
         package = Path(source.name)
-        files[package / "__init__.py"] = PACKAGE_INIT
+        files[package / "__init__.py"] = init
         for variant in config.variants:
             try:  # (a user's template can fail: for each input, and each variant)
                 files[package / f"{variant}_models.py"] = renderer.render(module, variant, source.label)
