@@ -1,4 +1,4 @@
-"""The command line: ``generate``, ``render``, ``ir``, ``diff``, ``compare``. Problems are reported, never raised at
+"""The command line: ``generate``, ``lint``, ``render``, ``ir``, ``diff``, ``compare``. Problems are reported, never raised at
 the user."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def _main(argv: list[str] | None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 2
-    if args.project is None and hasattr(args, "path"):  # `render`, `ir`: the project PATH is in
+    if args.project is None and getattr(args, "path", None) is not None:  # `render`, `ir`, `lint`: PATH's project
         args.path = args.path.absolute()
         args.project = configuration.find_root(args.path)
     elif args.project is None and not getattr(args, "own_projects", False):
@@ -83,6 +83,11 @@ def _parser() -> argparse.ArgumentParser:
     generate = commands.add_parser("generate", help="write every input's models into the output package")
     generate.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff if stale")
     generate.set_defaults(run=_generate)
+
+    lint = commands.add_parser("lint", help="print the warnings of the inputs (or of PATH), writing nothing; "
+                                            "exit 1 if there are any")
+    lint.add_argument("path", type=Path, nargs="?", help="one input (default: every input of the project)")
+    lint.set_defaults(run=_lint)
 
     render = commands.add_parser("render", help="print one variant of one input")
     render.add_argument("path", type=Path)
@@ -169,6 +174,24 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _lint(args: argparse.Namespace) -> int:
+    """The warnings ``generate`` (or ``render PATH``) would print, at their lines; nothing is written."""
+    cfg = configuration.load(args.project)
+    if args.path is None:
+        warnings = plan(cfg).warnings
+    else:
+        from .project.link import one_input
+
+        source, linker = one_input(cfg, cfg.root / args.path)
+        warnings = linker.lower(source)[1]
+    warnings = list(dict.fromkeys(warnings))
+    for w in warnings:
+        print(_located(w, cfg.root), file=sys.stderr)
+    if warnings:
+        print(_count(warnings), file=sys.stderr)
+    return 1 if warnings else 0
+
+
 def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
     from .project.link import one_input  # (here: `generate` with nothing to do imports no stage)
 
@@ -252,8 +275,13 @@ def _plural(n: int, word: str) -> str:
 def _report(diagnostics: list[Diagnostic], root: Path | None = None) -> None:
     """One line each; an error in a file gets the line and column of its pointer."""
     for d in diagnostics:
-        if root is not None and d.severity == "error" and d.location.line is None and d.location.in_document:
-            position = locate(root / d.location.path, d.location.pointer)
-            if position is not None:
-                d = dataclasses.replace(d, location=dataclasses.replace(d.location, line=position[0], column=position[1]))
-        print(d, file=sys.stderr)
+        print(_located(d, root) if root is not None and d.severity == "error" else d, file=sys.stderr)
+
+
+def _located(d: Diagnostic, root: Path) -> Diagnostic:
+    """``d`` with the line and column of its pointer in its file, where they can be found."""
+    if d.location.line is None and d.location.in_document:
+        position = locate(root / d.location.path, d.location.pointer)
+        if position is not None:
+            return dataclasses.replace(d, location=dataclasses.replace(d.location, line=position[0], column=position[1]))
+    return d

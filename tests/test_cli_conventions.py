@@ -11,7 +11,7 @@ import pytest
 
 from schemagen import cli
 from golden import ROOT
-from test_cli import run
+from test_cli import bare, run
 
 
 # --version -------------------------------------------------------------------------------------
@@ -89,3 +89,41 @@ def test_a_makefile_added_later_is_not_hidden_by_the_cache(tmp_path: Path, monke
     assert {line.rsplit("run ", 1)[1] for line in heads(project)} == {"`make generate`."}
     (project / "Makefile").unlink()
     assert run(project, "generate", "--check").returncode == 1
+
+
+# lint --------------------------------------------------------------------------------------------
+
+LOOSE = '{"title": "Loose", "type": "object",\n "properties": {"a": {"type": "string", "not": {"const": "x"}}}}\n'
+
+
+def test_lint_prints_the_warnings_at_their_lines_and_writes_nothing(tmp_path: Path) -> None:
+    project = tiny(tmp_path / "p")
+    (project / "schemas" / "loose.json").write_text(LOOSE)
+    found = run(project, "lint")
+    assert found.returncode == 1 and found.stdout == ""
+    assert found.stderr == ("warning: schemas/loose.json:2:48: #/properties/a/not: `not` is not supported; it is "
+                            "not enforced\n1 warning: 1 unsupported keyword\n")
+    assert not (project / "generated").exists()
+    strict = run(project, "--strict", "generate", "--check")  # the same findings, as errors
+    assert strict.returncode == 1 and "schemas/loose.json:2:48: #/properties/a/not: `not` is not supported" in strict.stderr
+    one = run(project, "lint", "schemas/pet.json")
+    assert (one.returncode, one.stdout, one.stderr) == (0, "", "")
+    (project / "schemas" / "loose.json").unlink()
+    clean = run(project, "lint")
+    assert (clean.returncode, clean.stdout, clean.stderr) == (0, "", "")
+    assert not (project / "generated").exists()
+
+
+def test_lint_of_one_path_reads_it_in_its_project(tmp_path: Path) -> None:
+    project = tiny(tmp_path / "p")
+    (project / "pyproject.toml").write_text("[tool.schemagen]\n")
+    (project / "schemas" / "loose.json").write_text(LOOSE)
+    inside = bare(project / "schemas", "lint", "loose.json")
+    assert inside.returncode == 1 and inside.stderr.startswith("warning: schemas/loose.json:2:48: ")
+
+
+def test_lint_reports_errors_as_generate_does(tmp_path: Path) -> None:
+    project = tiny(tmp_path / "p")
+    (project / "schemas" / "bad.json").write_text('{"title": "Bad", "properties": {"a": {"$ref": "#/definitions/X"}}}')
+    failed = run(project, "lint")
+    assert failed.returncode == 1 and "schemas/bad.json:1:47: #/properties/a/$ref: unresolved reference" in failed.stderr
