@@ -17,6 +17,7 @@ from .diagnostics.positions import locate
 from .ir.dump import dumps
 from .project import config as configuration, write
 from .project.config import ALL_VARIANTS, DIALECTS
+from .project.ignores import of_one_input
 from .project.plan import plan
 from .render.format import FormatError
 
@@ -169,8 +170,9 @@ def _generate(args: argparse.Namespace) -> int:
         print(f"{label}/ is up to date ({len(changes.unchanged)} files)", file=sys.stderr)
         return 0
     write.apply(cfg.output, result.files, changes)
+    ignored = f" ({result.ignored} ignored by [tool.schemagen] ignore)" if result.ignored else ""
     print(f"{label}/: {len(changes.written)} written, {len(changes.unchanged)} unchanged, "
-          f"{len(changes.removed)} removed, {len(result.warnings)} warnings", file=sys.stderr)
+          f"{len(changes.removed)} removed, {len(result.warnings)} warnings{ignored}", file=sys.stderr)
     return 0
 
 
@@ -183,7 +185,7 @@ def _lint(args: argparse.Namespace) -> int:
         from .project.link import one_input
 
         source, linker = one_input(cfg, cfg.root / args.path)
-        warnings = linker.lower(source)[1]
+        warnings = of_one_input(linker.lower(source)[1], cfg.ignore, source.ignore, cfg.root)
     warnings = list(dict.fromkeys(warnings))
     for w in warnings:
         print(_located(w, cfg.root), file=sys.stderr)
@@ -198,7 +200,7 @@ def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
     cfg = configuration.load(args.project)
     source, linker = one_input(cfg, cfg.root / args.path, args.dialect)
     module, warnings = linker.lower(source)
-    _warn(args, warnings)
+    _warn(args, of_one_input(warnings, cfg.ignore, source.ignore, cfg.root))
     sys.stdout.write(emit(module, source.label, cfg))
     return 0
 

@@ -127,3 +127,83 @@ def test_lint_reports_errors_as_generate_does(tmp_path: Path) -> None:
     (project / "schemas" / "bad.json").write_text('{"title": "Bad", "properties": {"a": {"$ref": "#/definitions/X"}}}')
     failed = run(project, "lint")
     assert failed.returncode == 1 and "schemas/bad.json:1:47: #/properties/a/$ref: unresolved reference" in failed.stderr
+
+
+# ignore ------------------------------------------------------------------------------------------
+
+def acknowledging(folder: Path, table: str) -> Path:
+    """A project with two warnings (``schemas/loose.json``: `not` at #/properties/a and #/properties/b)."""
+    project = tiny(folder)
+    (project / "schemas" / "loose.json").write_text(LOOSE.replace('"x"}}', '"x"}}, "b": {"type": "string", "not": {"const": "y"}}'))
+    (project / "pyproject.toml").write_text(f"[tool.schemagen]\n{table}")
+    return project
+
+
+def test_acknowledged_warnings_are_not_printed_nor_errors(tmp_path: Path) -> None:
+    project = acknowledging(tmp_path / "p", 'ignore = ["unsupported-keyword:#/properties/a", "Unsupported Keyword:#/properties/b"]\n')
+    done = run(project, "generate")
+    assert (done.returncode, done.stderr) == (0, "generated/: 10 written, 0 unchanged, 0 removed, 0 warnings "
+                                                 "(2 ignored by [tool.schemagen] ignore)\n")
+    lint = run(project, "lint")
+    assert (lint.returncode, lint.stdout, lint.stderr) == (0, "", "")
+    strict = run(project, "--strict", "generate", "--check")
+    assert (strict.returncode, strict.stderr) == (0, "generated/ is up to date (10 files)\n")
+    one = run(project, "--strict", "render", "schemas/loose.json", "--variant", "msgspec")
+    assert one.returncode == 0 and one.stderr == ""
+
+
+def test_a_pointer_prefix_ends_at_a_segment_and_an_entry_that_matches_nothing_is_stale(tmp_path: Path) -> None:
+    project = acknowledging(tmp_path / "p", 'ignore = [\n  "unsupported keyword:#/properties/a",\n'
+                                            '  "unsupported keyword:#/properties/b/n",\n  "untagged union",\n]\n')
+    (project / "schemas" / "loose.json").write_text(
+        (project / "schemas" / "loose.json").read_text().replace('"b"', '"bn"'))
+    lint = run(project, "lint")
+    assert lint.returncode == 1
+    assert lint.stderr.splitlines() == [
+        "warning: schemas/loose.json:2:97: #/properties/bn/not: `not` is not supported; it is not enforced",
+        "warning: pyproject.toml:4:3: #/tool/schemagen/ignore/1: `ignore` entry 'unsupported keyword:#/properties/b/n' "
+        "matches no warning of this run - remove it: what it acknowledged is gone",
+        "warning: pyproject.toml:5:3: #/tool/schemagen/ignore/2: `ignore` entry 'untagged union' matches no warning of "
+        "this run - remove it: what it acknowledged is gone",
+        "3 warnings: 2 stale ignores, 1 unsupported keyword"]
+    strict = run(project, "--strict", "generate")
+    assert strict.returncode == 1 and "pyproject.toml:5:3: #/tool/schemagen/ignore/2: `ignore` entry" in strict.stderr
+
+
+def test_an_inputs_own_entries_hold_for_its_warnings_only(tmp_path: Path) -> None:
+    project = acknowledging(tmp_path / "p", '[[tool.schemagen.inputs]]\npath = "schemas/pet.json"\n'
+                                            'ignore = ["unsupported keyword"]\n\n[[tool.schemagen.inputs]]\n'
+                                            'path = "schemas/loose.json"\nignore = ["unsupported keyword:#/properties/a"]\n')
+    lint = run(project, "lint")
+    assert lint.returncode == 1
+    assert lint.stderr.splitlines()[:2] == [
+        "warning: schemas/loose.json:2:96: #/properties/b/not: `not` is not supported; it is not enforced",
+        "warning: pyproject.toml:4:11: #/tool/schemagen/inputs/0/ignore/0: `ignore` entry 'unsupported keyword' "
+        "matches no warning of this run - remove it: what it acknowledged is gone"]
+    one = run(project, "lint", "schemas/loose.json")  # (the other input's entry is not its business)
+    assert one.stderr.splitlines() == [lint.stderr.splitlines()[0], "1 warning: 1 unsupported keyword"]
+
+
+def test_an_unknown_kind_is_a_configuration_error_at_its_place(tmp_path: Path) -> None:
+    project = acknowledging(tmp_path / "p", 'ignore = ["unsupported keyword",\n  "untagged-unoin:#/a", "loose enum:a"]\n')
+    failed = run(project, "generate")
+    assert failed.returncode == 1 and not (project / "generated").exists()
+    assert failed.stderr.splitlines()[0].startswith(
+        "pyproject.toml:3:3: #/tool/schemagen/ignore/1: 'untagged-unoin' is not a kind of warning; expected one of: "
+        "untagged union, tag conflict, ")
+    assert failed.stderr.splitlines()[0].endswith(" - did you mean 'untagged union'?")
+    assert failed.stderr.splitlines()[1] == ("pyproject.toml:3:25: #/tool/schemagen/ignore/2: 'a' is not a JSON pointer "
+                                             "as warnings print it - start it with '#/', as in "
+                                             "loose enum:#/components/schemas/Name")
+
+
+def test_every_kind_of_warning_is_listed_and_documented() -> None:
+    """The kinds an ``ignore`` entry may name are the generator's, and the docs list each."""
+    import re
+
+    from schemagen.diagnostics.kinds import STALE_IGNORE, WARNING_KINDS
+
+    source = "".join(p.read_text() for p in (ROOT / "generator").rglob("*.py"))
+    assert set(re.findall(r'kind="([^"]+)"', source)) == set(WARNING_KINDS)
+    docs = (ROOT / "docs" / "command-line.md").read_text()
+    assert [k for k in (*WARNING_KINDS, STALE_IGNORE) if f"`{k}`" not in docs] == []

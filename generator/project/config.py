@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..diagnostics import Diagnostic, Location, SchemaError, pointer
 from ..diagnostics.toml_positions import locate_toml
 from ..render.options import RenderOptions
-from . import command, refmap
+from . import command, ignores, refmap
 
 if TYPE_CHECKING:
     from ..frontend.dialects import Dialect
@@ -35,6 +35,8 @@ class InputSpec:
     """Overlay files (relative to the project root) applied to it before those found beside it."""
     required_defaults: Setting | None = None
     """How a property that is required and has a default is read; ``None``: not set here."""
+    ignore: tuple[ignores.Ignore, ...] = ()
+    """The warnings of this input it acknowledges (besides the table's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,8 @@ class Config:
     """For every input that does not set it; ``None``: not set (read as required, with a warning)."""
     refs: tuple[tuple[str, Path], ...] = ()
     """``[tool.schemagen.refs]``: (URL prefix, folder inside ``schemas`` its documents are read from)."""
+    ignore: tuple[ignores.Ignore, ...] = ()
+    """The warnings every input acknowledges: not printed, not errors with ``--strict``."""
 
 
 def load(root: Path) -> Config:
@@ -165,7 +169,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
     def fail(key: str, message: str, hint: str | None = None) -> None:
         problems.append(Diagnostic(where.child(*key.split("/")), message, hint))
 
-    known = {"schemas", "output", "templates", "variants", "inputs", "enums", "required_defaults", "refs"}
+    known = {"schemas", "output", "templates", "variants", "inputs", "enums", "required_defaults", "refs", "ignore"}
     for key in sorted(set(table) - known):
         fail(key, f"unknown setting {key!r}; expected one of: {', '.join(sorted(known))}", _closest(key, known))
     for key in ("schemas", "output", "templates"):
@@ -184,6 +188,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
         fail("enums", f'must be "literal" (Literal aliases) or "class" (StrEnum/IntEnum classes), not {enums!r}',
              _closest(enums, ("literal", "class")))
     required_defaults = _required_defaults(table, "required_defaults", fail)
+    ignore = ignores.read(table.get("ignore"), "ignore", fail)
     inputs = None
     if "inputs" in table and not isinstance(table["inputs"], list):
         fail("inputs", f"must be an array of tables ([[tool.schemagen.inputs]]), not {table['inputs']!r}")
@@ -208,6 +213,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
         options=RenderOptions(enums=enums if enums == "class" else "literal", command=command.regenerate(root)),
         required_defaults=required_defaults,
         refs=refs,
+        ignore=ignore,
     )
 
 
@@ -216,7 +222,7 @@ def _input(entry: Any, index: int, fail: Any) -> InputSpec:
     if not isinstance(entry, dict):
         fail(key, f"each input must be a table with a `path`, not {entry!r}")
         return InputSpec("")
-    known = ("dialect", "name", "overlays", "path", "required_defaults")
+    known = ("dialect", "ignore", "name", "overlays", "path", "required_defaults")
     for unknown in sorted(set(entry) - set(known)):
         fail(f"{key}/{unknown}", f"unknown input setting {unknown!r}; expected one of: {', '.join(known)}",
              _closest(unknown, known))
@@ -238,7 +244,8 @@ def _input(entry: Any, index: int, fail: Any) -> InputSpec:
     if name is not None and not isinstance(name, str):
         fail(key + "/name", f"`name` must be a string (the output package), not {name!r}")
     return InputSpec(entry["path"], name if isinstance(name, str) else None, dialect, tuple(overlays),
-                     _required_defaults(entry, key + "/required_defaults", fail))
+                     _required_defaults(entry, key + "/required_defaults", fail),
+                     ignores.read(entry.get("ignore"), key + "/ignore", fail))
 
 
 def _required_defaults(table: dict[str, Any], key: str, fail: Any) -> Setting | None:

@@ -11,6 +11,7 @@ from ..frontend.overlays import sniff
 from ..frontend.read import SUFFIXES, schema_files
 from ..names import identifier
 from .config import Config, InputSpec, display_path
+from .ignores import Ignore
 from .overlays import OverlayFile, Source, attach, in_folder
 from .refmap import holds_mapped
 
@@ -31,6 +32,8 @@ class Input:
     """Applied in this order, each to its file, before the dialect is normalised."""
     required_defaults: Setting | None = None
     """The input's setting, else the table's; ``None``: set in neither."""
+    ignore: tuple[Ignore, ...] = ()
+    """The warnings its own ``ignore`` acknowledges (the table's hold for every input: ``Config.ignore``)."""
 
     @property
     def files(self) -> list[Path]:
@@ -81,7 +84,8 @@ def discover(config: Config) -> list[Input]:
             continue
         seen[name] = display
         sources.append((Source(index, spec, path, display), Input(name, path, display, spec.dialect, (),
-                                                                  spec.required_defaults or config.required_defaults)))
+                                                                  spec.required_defaults or config.required_defaults,
+                                                                  spec.ignore)))
     mends = attach(config, [s for s, _ in sources], found, problems)
     if problems:
         raise SchemaError(problems)

@@ -14,6 +14,7 @@ from ..cache.store import Cache
 from ..diagnostics import Diagnostic, SchemaError
 from ..frontend.read import schema_files
 from .config import Config
+from .ignores import Ignore, sift, stale
 from .inputs import Input, discover
 from .write import MARKER
 
@@ -28,6 +29,9 @@ class Result:
     files: dict[Path, str]
     """Output path (relative to the output folder) → content."""
     warnings: list[Diagnostic] = field(default_factory=list)
+    """Those no ``ignore`` entry acknowledges, and the entries that matched none (``stale ignore``)."""
+    ignored: int = 0
+    """How many distinct warnings the ``ignore`` entries acknowledged."""
 
 
 def plan(config: Config) -> Result:
@@ -73,6 +77,8 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     files: dict[Path, str] = {Path("__init__.py"): init, Path("py.typed"): ""}
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
+    ignored: list[Diagnostic] = []
+    used: set[Ignore] = set()
     linker = Linker(sources, config, Stages.cached(store))
     for source in sources:
         try:
@@ -81,7 +87,9 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
         except SchemaError as exc:
             errors.extend(exc.diagnostics)
             continue
-        warnings.extend(found)
+        kept, acknowledged = sift(found, [*config.ignore, *source.ignore], used)
+        warnings.extend(kept)
+        ignored.extend(acknowledged)
         package = Path(source.name)
         files[package / "__init__.py"] = init
         for variant in config.variants:
@@ -92,7 +100,8 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     if errors:
         raise SchemaError(list(dict.fromkeys(errors)))
     # A file that several inputs read (shared definitions) says the same in each: once is enough.
-    return Result(files, list(dict.fromkeys(warnings)))
+    warnings += stale([*config.ignore, *(e for s in sources for e in s.ignore)], used, config.root)
+    return Result(files, list(dict.fromkeys(warnings)), len(set(ignored) - set(warnings)))
 
 
 @contextmanager
