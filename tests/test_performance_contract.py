@@ -302,7 +302,8 @@ def test_an_unusable_cache_folder_is_no_cache(tmp_path: Path) -> None:
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     shutil.copytree(ROOT / "schemas", tmp_path / "project" / "schemas")
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "project" / "pyproject.toml")
+    for name in ("pyproject.toml", "Makefile"):  # (the Makefile: the headers name `make generate`, as generated/'s)
+        shutil.copy(ROOT / name, tmp_path / "project" / name)
     return tmp_path / "project"
 
 
