@@ -18,7 +18,7 @@ from typing import Any
 
 from ..diagnostics import Reporter
 from ..names import pascal
-from .dialects import normalise
+from .dialects import normalise_referenced
 from .dialects.jsonschema import refs_of
 from .library import Library
 from .schema import Definition, Schema, SchemaSet
@@ -31,9 +31,9 @@ def bundle(schemas: SchemaSet, home: str, library: Library, reporter: Reporter) 
     definitions = dict(schemas.definitions)
     anything = set(schemas.anything)
     documents: dict[str, _Document] = {}
-    pending = [(ref, home) for d in definitions.values() for ref in refs_of(d.schema)]
+    pending = [(ref, home, schemas.openapi) for d in definitions.values() for ref in refs_of(d.schema)]
     while pending:
-        ref, referrer = pending.pop()
+        ref, referrer, openapi = pending.pop()
         file, _, fragment = ref.partition("#")
         if ref in definitions or ref in anything or not file or not library.answers(file, referrer):
             continue
@@ -41,24 +41,26 @@ def bundle(schemas: SchemaSet, home: str, library: Library, reporter: Reporter) 
             document = library.read(file)
             if document is None:
                 continue
-            documents[file] = _Document(file, home, document, library)
+            documents[file] = _Document(file, home, document, library, openapi)
         found = documents[file].definition(fragment, reporter)
         if found is not None:
             definitions[ref] = found
-            pending.extend((found_ref, file) for found_ref in refs_of(found.schema))
+            pending.extend((found_ref, file, documents[file].openapi) for found_ref in refs_of(found.schema))
         elif documents[file].constrains_nothing(fragment):
             anything.add(ref)
-    return SchemaSet(definitions, frozenset(anything)) if documents else schemas
+    return SchemaSet(definitions, frozenset(anything), schemas.openapi) if documents else schemas
 
 
 class _Document:
     """One referenced file, normalised again whenever a pointer into it is asked for the first time."""
 
-    def __init__(self, display: str, home: str, document: Any, library: Library) -> None:
+    def __init__(self, display: str, home: str, document: Any, library: Library, openapi: bool) -> None:
+        """``openapi``: the first file to refer to it is OpenAPI's, and so is a plain schema file."""
         self.display = display
         self.home = home
         self.document = document
         self.library = library
+        self.openapi = openapi
         self.wanted: list[str] = []
         self.schemas: SchemaSet | None = None
 
@@ -66,9 +68,10 @@ class _Document:
         key = "#" + fragment
         if self.schemas is None or self.display + key not in self.schemas.definitions:
             self.wanted.append(key)
-            self.schemas = normalise([(self.display, self.document)], folder=False, dialect="auto",
-                                     default_name=pascal(Path(self.display).stem) or "Model", reporter=reporter,
-                                     wanted=self.wanted, locate=self.library.locate)
+            self.schemas = normalise_referenced(
+                self.display, self.document, openapi_schemas=self.openapi, reporter=reporter, wanted=self.wanted,
+                default_name=pascal(Path(self.display).stem) or "Model", locate=self.library.locate)
+            self.openapi = self.schemas.openapi
             _prefix(self.schemas, self.display, self.home)
         return self.schemas.definitions.get(self.display + key)
 

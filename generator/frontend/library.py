@@ -69,17 +69,19 @@ class Library:
         """The file a reference names, if it may be read: inside the folder, a schema file, no input."""
         if file in self.inputs or Path(file).suffix not in SUFFIXES or ":" in file.split("/", 1)[0]:
             return None
-        path = (self.root / file).resolve()
-        if not path.is_relative_to(self.folder.resolve()) or not path.is_file():
+        path = _resolved(self.root, file)
+        if path is None or not path.is_relative_to(self.folder.resolve()) or not _is_file(path):
             return None
         return path
 
     def refusal(self, file: str, fragment: str = "") -> tuple[str, str]:
         """Why a reference to ``file#fragment`` is not read, or finds nothing (message, hint)."""
-        path = (self.root / file).resolve()
+        path = _resolved(self.root, file)
+        if path is None:
+            return f"{file!r} is no file name", "fix the reference"
         if not path.is_relative_to(self.folder.resolve()):
             return f"{file!r} is outside {self.where}: it is not read", f"vendor it into {self.where}"
-        if not path.is_file():
+        if not _is_file(path):
             prefix = next((p for p, folder in self.refs if file.startswith(folder)), None)
             if prefix is not None:
                 return f"no file {file!r}", f"{REFS_SETTING} maps {prefix!r} there: vendor the document into it"
@@ -111,3 +113,20 @@ class Library:
 def _under(url: str, prefix: str) -> bool:
     """``url`` starts with ``prefix`` at a path boundary (``https://a.org/s`` does not cover ``…/schemas``)."""
     return url.startswith(prefix) and (prefix.endswith("/") or url[len(prefix):][:1] in ("", "/"))
+
+
+def _resolved(root: Path, file: str) -> Path | None:
+    """``file`` (relative to ``root``) made absolute, or ``None`` when no file can have that name (a
+    NUL in it)."""
+    try:
+        return (root / file).resolve()
+    except (OSError, ValueError):
+        return None
+
+
+def _is_file(path: Path) -> bool:
+    """``path`` is a file; a name too long for the system is none."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False

@@ -49,6 +49,9 @@ class SchemaSet:
     """Keys that a ``$ref`` may name and no definition holds, because what they name constrains
     nothing: the root of a JSON Schema document of metadata alone (``{"$schema": …}``, as ``{}``).
     A reference to one is ``Any``."""
+    openapi: bool = False
+    """Read from an OpenAPI (or Swagger) document or component files: a schema file it refers to is
+    read with their keywords (``nullable``, ``discriminator``), not as plain JSON Schema (``bundle``)."""
 
 
 _LISTS = frozenset(SCHEMA_LIST) | {"items"}

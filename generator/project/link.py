@@ -54,7 +54,7 @@ class Linker:
 
     def resolve(self, ref: str, where: Location) -> ir.Type:
         """The type ``ref`` names in another input; raises ``SchemaError`` saying why not."""
-        file, pointer = ref.split("#", 1)
+        file, _, pointer = ref.partition("#")
         target = self.by_file.get(file)
         if target is None:
             raise SchemaError([Diagnostic(where, *self.library.refusal(file, pointer))])

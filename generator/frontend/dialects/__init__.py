@@ -40,3 +40,16 @@ def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialec
                                       "no schema keyword, no `openapi:`, no component `$id`",
                                       "check the file, or set its dialect under [[tool.schemagen.inputs]]")])
     return jsonschema.normalise(document, display, default_name, reporter, wanted, locate)
+
+
+def normalise_referenced(display: str, document: Any, *, openapi_schemas: bool, default_name: str,
+                         reporter: Reporter, wanted: Iterable[str] = (), locate: Locate | None = None) -> SchemaSet:
+    """A file that an input refers to: a document of its own dialect (an OpenAPI document, a component
+    file, JSON Schema with its ``$schema``); a plain schema file read as the referrer writes schemas
+    (``openapi_schemas``: with OpenAPI's keywords, as a split OpenAPI project's files are)."""
+    plain = isinstance(document, dict) and not ({"openapi", "swagger"} & document.keys()) \
+        and openapi.component_name(document) is None
+    if openapi_schemas and plain:
+        return openapi.normalise_file(document, display, default_name, reporter, wanted, locate)
+    return normalise([(display, document)], folder=False, dialect="auto", default_name=default_name,
+                     reporter=reporter, wanted=wanted, locate=locate)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import unquote, urldefrag, urljoin
 
 from ...diagnostics import Diagnostic, Location
 from ..schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP, Schema
@@ -57,3 +59,37 @@ def drop_extensions(schema: dict[str, Any]) -> None:
     """Vendor extensions (``x-…``) carry no type information."""
     for key in [k for k in schema if isinstance(k, str) and k.startswith("x-")]:
         del schema[key]
+
+
+def join(base: str, ref: str) -> str:
+    """``urljoin`` that also keeps a fragment-only reference on a URN base (``urn:uuid:…#/a``), and a
+    file path's ``..`` above the folder it starts from (``urljoin("a.json", "../x.json")`` would be
+    ``x.json``, a file beside it)."""
+    if ref.startswith("#"):
+        return urldefrag(base)[0] + ref
+    if is_path(base) and is_path(ref):
+        path, hash_, fragment = ref.partition("#")
+        if not path:
+            return urldefrag(base)[0] + hash_ + fragment
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(urldefrag(base)[0]), path))
+        return joined + ("/" if path.endswith("/") and not joined.endswith("/") else "") + hash_ + fragment
+    return urljoin(base, ref)
+
+
+def is_path(text: str) -> bool:
+    """A file path (``schemas/a.json``, ``../b.json``), no URL (``https://…``, ``urn:…``, ``//host/…``)."""
+    return ":" not in text.split("/", 1)[0] and not text.startswith("//")
+
+
+def file_ref(ref: str, referrer: str) -> str | None:
+    """A reference to another file as every dialect writes it canonically: the file's display path,
+    joined from the ``referrer``'s (``schemas/a.yaml`` + ``./parts/b.yaml#/$defs/B`` →
+    ``schemas/parts/b.yaml#/$defs/B``), then ``#`` and the unquoted fragment (nothing after ``#``
+    for the file's root); ``#`` and the fragment when the path names the referrer itself; ``None``
+    for a fragment alone (``#/…``) or a URL."""
+    if ref.startswith("#"):
+        return None
+    target, fragment = urldefrag(join(referrer, ref))
+    if not is_path(target):
+        return None
+    return f"{'' if target == urldefrag(referrer)[0] else target}#{unquote(fragment)}"

@@ -9,14 +9,13 @@ report as unresolved, unless ``locate`` names a file for it (a shipped meta-sche
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
 from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, few, pointer
 from ..schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP, Definition, Schema, SchemaSet, wrap
-from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas, not_a_schema, tuple_items
+from .common import boolean_exclusive_bounds, drop_extensions, is_path, join, map_subschemas, not_a_schema, tuple_items
 
 #: Keywords that say nothing about values: a document with only these is a container of definitions.
 METADATA = frozenset(
@@ -52,13 +51,21 @@ def looks_like_a_schema(document: dict[str, Any]) -> bool:
 
 
 def normalise(document: Any, display: str, default_name: str, reporter: Reporter,
-              wanted: Iterable[str] = (), locate: Locate | None = None) -> SchemaSet:
+              wanted: Iterable[str] = (), locate: Locate | None = None,
+              rewrite: Callable[[Schema], Schema] | None = None) -> SchemaSet:
     """``wanted``: pointers (``#/…``) that other files refer to; each becomes a definition too.
-    ``locate``: the file that a URL this document does not answer stands for, if any (``Locate``)."""
+    ``locate``: the file that a URL this document does not answer stands for, if any (``Locate``).
+    ``rewrite``: a further rewriting of every schema, after this one's (a schema file an OpenAPI
+    document refers to is read with the document's keywords)."""
     dialect = document.get("$schema") if isinstance(document, dict) else None
     legacy = isinstance(dialect, str) and any(d in dialect for d in LEGACY_DRAFTS)
     canonical = _Refs(document, legacy, display, locate).rewrite(document, display, "")
-    root = _rewrite(wrap(canonical, Location(display)), legacy, reporter)
+
+    def read(raw: Any, where: Location) -> Any:
+        schema = _rewrite(wrap(raw, where), legacy, reporter)
+        return rewrite(schema) if rewrite is not None and isinstance(schema, Schema) else schema
+
+    root = read(canonical, Location(display))
     definitions: dict[str, Definition] = {}
     if isinstance(root, Schema) and not says_nothing(root):
         body = Schema({k: v for k, v in root.items() if k not in DEFINITION_CONTAINERS}, root.loc)
@@ -75,7 +82,7 @@ def normalise(document: Any, display: str, default_name: str, reporter: Reporter
                 reporter.error(problem.location, problem.message)
             else:
                 definitions[key] = Definition(key, name, schema)
-    _add_pointer_targets(root, definitions, lambda raw, where: _rewrite(wrap(raw, where), legacy, reporter), wanted)
+    _add_pointer_targets(root, definitions, read, wanted)
     return SchemaSet(definitions, frozenset({"#"} if "#" not in definitions and isinstance(root, Schema) else ()))
 
 
@@ -142,7 +149,7 @@ class _Refs:
         if self.legacy and "$ref" in node:
             return base  # before 2019-09, `$ref` makes its siblings (`$id` too) ignored
         if isinstance(ident, str) and not ident.startswith("#"):
-            return urldefrag(_join(base, ident))[0]
+            return urldefrag(join(base, ident))[0]
         return base
 
     def _index(self, node: Any, base: str, here: str) -> None:
@@ -178,7 +185,7 @@ class _Refs:
         return out
 
     def resolve(self, ref: str, base: str) -> str:
-        target, fragment = urldefrag(_join(base, ref))
+        target, fragment = urldefrag(join(base, ref))
         located = self.locate(target, self.display) if self.locate and target not in self.bases else None
         if located is not None:  # a URL that a file stands for: it is that file
             return f"{located}#{unquote(fragment)}" if fragment == "" or fragment.startswith("/") else ref
@@ -186,32 +193,11 @@ class _Refs:
             target = urljoin(self.display, target[len(self.mirrored):])
         if target not in self.bases:
             # Another file beside this one: ``schemas/other.json#/definitions/X`` (the linker's job).
-            is_file = _is_path(target)
-            return f"{target}#{unquote(fragment)}" if is_file and (fragment == "" or fragment.startswith("/")) else ref
+            return f"{target}#{unquote(fragment)}" if is_path(target) else ref
         if fragment == "" or fragment.startswith("/"):
             return "#" + self.bases[target] + unquote(fragment)
         anchored = self.anchors.get(f"{target}#{fragment}")
         return "#" + anchored if anchored is not None else ref
-
-
-def _join(base: str, ref: str) -> str:
-    """``urljoin`` that also keeps a fragment-only reference on a URN base (``urn:uuid:…#/a``), and a
-    file path's ``..`` above the folder it starts from (``urljoin("a.json", "../x.json")`` would be
-    ``x.json``, a file beside it)."""
-    if ref.startswith("#"):
-        return urldefrag(base)[0] + ref
-    if _is_path(base) and _is_path(ref):
-        path, hash_, fragment = ref.partition("#")
-        if not path:
-            return urldefrag(base)[0] + hash_ + fragment
-        joined = posixpath.normpath(posixpath.join(posixpath.dirname(urldefrag(base)[0]), path))
-        return joined + ("/" if path.endswith("/") and not joined.endswith("/") else "") + hash_ + fragment
-    return urljoin(base, ref)
-
-
-def _is_path(text: str) -> bool:
-    """A file path (``schemas/a.json``, ``../b.json``), no URL (``https://…``, ``urn:…``, ``//host/…``)."""
-    return ":" not in text.split("/", 1)[0] and not text.startswith("//")
 
 
 def _subschemas(node: dict[str, Any]) -> list[tuple[str, Any, str]]:

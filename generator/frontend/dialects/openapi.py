@@ -3,13 +3,17 @@ canonical ``SchemaSet``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, pointer
 from ..lint import rejected
+from ..read import SUFFIXES
 from ..schema import Definition, Schema, SchemaSet, wrap
-from . import ref_siblings
-from .common import boolean_exclusive_bounds, drop_extensions, map_subschemas, not_a_schema
+from . import jsonschema, ref_siblings
+from .common import boolean_exclusive_bounds, drop_extensions, file_ref, map_subschemas, not_a_schema
+from .jsonschema import Locate
 
 COMPONENTS = "#/components/schemas/"
 #: OpenAPI annotations with no bearing on the type (``example`` is checked against its schema first).
@@ -39,19 +43,33 @@ def normalise_document(document: dict[str, Any], display: str, reporter: Reporte
     if version.startswith("3.0") or version == "2.0":
         ref_siblings.check(document, container, display, "Swagger 2.0" if version == "2.0" else "OpenAPI 3.0", reporter)
     definitions = {}
-    examples: Examples = []
+    found = found if isinstance(found, dict) else {}
+    reading = _Reading([], frozenset(map(str, found)))
     problems = []
-    for name, raw in (found if isinstance(found, dict) else {}).items():
+    for name, raw in found.items():
         here = pointer(*container, name)
         problem = not_a_schema(raw, Location(display, here))
         if problem:
             problems.append(problem)
         else:
-            definitions["#" + here] = Definition("#" + here, name, _rewrite(wrap(raw, Location(display, here)), examples))
+            definitions["#" + here] = Definition("#" + here, name, _rewrite(wrap(raw, Location(display, here)), reading))
     if problems:
         raise SchemaError(problems)
-    rejected(examples, definitions, reporter, text_too=True)
-    return SchemaSet(definitions)
+    rejected(reading.examples, definitions, reporter, text_too=True)
+    return SchemaSet(definitions, openapi=True)
+
+
+def normalise_file(document: Any, display: str, default_name: str, reporter: Reporter,
+                   wanted: Iterable[str] = (), locate: Locate | None = None) -> SchemaSet:
+    """A schema file that an OpenAPI document refers to and that is no document itself (no
+    ``openapi:`` key, no component ``$id``): read as JSON Schema is (its root named by its ``title``,
+    else ``default_name``; its ``$defs``; the pointers ``wanted``), with the document's keywords
+    (``nullable``, ``discriminator``, ``example``) read as in the document."""
+    reading = _Reading([], frozenset(), refs=False)  # the JSON Schema reading made them file references
+    schemas = jsonschema.normalise(document, display, default_name, reporter, wanted, locate,
+                                   rewrite=lambda schema: _rewrite(schema, reading))
+    rejected(reading.examples, schemas.definitions, reporter, text_too=True)
+    return SchemaSet(schemas.definitions, schemas.anything, openapi=True)
 
 
 def normalise_components(files: list[tuple[str, Any]], reporter: Reporter, default_name: str | None = None) -> SchemaSet:
@@ -60,7 +78,8 @@ def normalise_components(files: list[tuple[str, Any]], reporter: Reporter, defau
     ``default_name`` names a lone component file that has no ``$id`` (its dialect set in config).
     """
     definitions: dict[str, Definition] = {}
-    examples: Examples = []
+    names = frozenset(name for _, document in files if (name := component_name(document)) is not None)
+    reading = _Reading([], names)
     problems = []
     for display, document in files:
         name = component_name(document)
@@ -78,17 +97,32 @@ def normalise_components(files: list[tuple[str, Any]], reporter: Reporter, defau
             problems.append(Diagnostic(Location(display, "/$id"), f"duplicate component {name!r}, also in {first}"))
             continue
         raw = {k: v for k, v in document.items() if k not in ("$id", "$schema")}
-        definitions[key] = Definition(key, name, _rewrite(wrap(raw, Location(display)), examples))
+        definitions[key] = Definition(key, name, _rewrite(wrap(raw, Location(display)), reading))
     if problems:
         raise SchemaError(problems)
-    rejected(examples, definitions, reporter, text_too=True)
-    return SchemaSet(definitions)
+    rejected(reading.examples, definitions, reporter, text_too=True)
+    return SchemaSet(definitions, openapi=True)
 
 
-def _rewrite(schema: Schema, examples: Examples) -> Schema:
-    """``schema`` in canonical form; its ``example`` (and those inside it) go to ``examples``."""
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """What the rewriting of one document's schemas shares."""
+
+    examples: Examples
+    """The ``example`` values met, checked once the document is read."""
+    components: frozenset[str]
+    """The component names the document (or folder) declares: a discriminator mapping value that is
+    one of them names it, even when it looks like a file name."""
+    refs: bool = True
+    """``$ref`` to other files still to be made canonical (``common.file_ref``)."""
+
+
+def _rewrite(schema: Schema, reading: _Reading) -> Schema:
+    """``schema`` in canonical form; its ``example`` (and those inside it) go to ``reading.examples``."""
     schema = _nullable_members(schema)
-    schema = map_subschemas(schema, lambda s: _rewrite(s, examples))
+    schema = map_subschemas(schema, lambda s: _rewrite(s, reading))
+    if reading.refs and isinstance(schema.get("$ref"), str):
+        schema["$ref"] = file_ref(schema["$ref"], schema.loc.path) or schema["$ref"]
     boolean_exclusive_bounds(schema)
     if schema.pop("x-nullable", False) is True:  # Swagger 2.0's spelling
         schema["nullable"] = True
@@ -97,10 +131,10 @@ def _rewrite(schema: Schema, examples: Examples) -> Schema:
     for key in DROPPED:
         schema.pop(key, None)
     if isinstance(schema.get("discriminator"), dict):
-        schema["discriminator"] = _discriminator(schema["discriminator"])
+        schema["discriminator"] = _discriminator(schema["discriminator"], schema.loc.path, reading.components)
     done = _nullable(schema) if schema.pop("nullable", False) is True else schema
     if example is not _ABSENT:
-        examples.append((schema.loc.child("example"), "example", example, done))
+        reading.examples.append((schema.loc.child("example"), "example", example, done))
     return done
 
 
@@ -121,15 +155,24 @@ def _nullable_members(schema: Schema) -> Schema:
     return out
 
 
-def _discriminator(raw: dict[str, Any]) -> dict[str, Any]:
-    """``mapping`` targets as definition keys: ``Dog`` and ``#/components/schemas/Dog`` alike."""
+def _discriminator(raw: dict[str, Any], home: str, components: frozenset[str]) -> dict[str, Any]:
+    """``mapping`` targets as definition keys: ``Dog`` and ``#/components/schemas/Dog`` alike, and a
+    file (``./Dog.yaml``, ``common.yaml#/components/schemas/Dog``) as a ``$ref`` in ``home`` to it is."""
     out: dict[str, Any] = {"propertyName": raw.get("propertyName")}
     if isinstance(raw.get("mapping"), dict):
-        out["mapping"] = {
-            str(value): target if "#" in target else COMPONENTS + target
-            for value, target in raw["mapping"].items() if isinstance(target, str)
-        }
+        out["mapping"] = {str(value): _mapped(target, home, components)
+                          for value, target in raw["mapping"].items() if isinstance(target, str)}
     return out
+
+
+def _mapped(target: str, home: str, components: frozenset[str]) -> str:
+    """A mapping value is a component's name, unless it names none and reads as a reference: it has a
+    ``#`` or a ``/``, or ends as a schema file does (``Dog.yaml``)."""
+    if target in components:
+        return COMPONENTS + target
+    if "#" in target or "/" in target or any(target.endswith(suffix) for suffix in SUFFIXES):
+        return file_ref(target, home) or target
+    return COMPONENTS + target
 
 
 def _nullable(schema: Schema) -> Schema:

@@ -1,0 +1,126 @@
+"""References between files from OpenAPI documents work as they do from JSON Schema: a relative path
+with or without a fragment, a whole file being its root schema; a bad one is a located error, never a
+traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from schemagen.diagnostics import SchemaError
+from schemagen.project.config import load
+from schemagen.project.plan import plan
+
+OPENAPI = {"3.0": "3.0.3", "3.1": "3.1.0"}
+
+
+def document(version: str, properties: dict[str, object]) -> dict[str, object]:
+    return {"openapi": OPENAPI[version], "info": {"title": "t", "version": "1"}, "paths": {},
+            "components": {"schemas": {"A": {"type": "object", "properties": properties}}}}
+
+
+def run(project: Path, **files: object) -> dict[str, str]:
+    """Generate ``project`` with ``files`` (relative to ``schemas/``) in it: the msgspec modules by
+    input, or ``SchemaError``."""
+    for name, content in files.items():
+        path = project / "schemas" / name.replace("__", "/")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(content))
+    result = plan(load(project))
+    return {p.parent.as_posix(): text for p, text in result.files.items() if p.name == "msgspec_models.py"}
+
+
+def errors(project: Path, **files: object) -> str:
+    with pytest.raises(SchemaError) as caught:
+        run(project, **files)
+    return "\n".join(map(str, caught.value.diagnostics))
+
+
+PLAIN = {"title": "Plain", "type": "object", "properties": {"x": {"type": "string"}}}
+COMMON = {"openapi": "3.0.3", "info": {"title": "c", "version": "1"}, "paths": {},
+          "components": {"schemas": {"B": {"type": "object", "properties": {"n": {"type": "integer"}}}}}}
+
+
+@pytest.mark.parametrize("version", OPENAPI)
+@pytest.mark.parametrize(("ref", "annotation"), [
+    ("plain.json", "_plain.Plain"),
+    ("./plain.json", "_plain.Plain"),
+    ("common.json#/components/schemas/B", "_common.B"),
+    ("./common.json#/components/schemas/B", "_common.B"),
+])
+def test_a_reference_to_another_input_imports_its_class(tmp_path: Path, version: str, ref: str,
+                                                        annotation: str) -> None:
+    out = run(tmp_path, **{"a.json": document(version, {"b": {"$ref": ref}}), "plain.json": PLAIN,
+                           "common.json": COMMON})
+    assert f"b: {annotation} | UnsetType = UNSET" in out["a"]
+
+
+@pytest.mark.parametrize("version", OPENAPI)
+def test_a_file_that_is_no_input_is_read_with_the_documents_keywords(tmp_path: Path, version: str) -> None:
+    """A whole file is its root schema, named by its file name; read with OpenAPI's keywords."""
+    (tmp_path / "pyproject.toml").write_text('[[tool.schemagen.inputs]]\npath = "schemas/a.json"\n')
+    item = {"type": "object", "required": ["v"], "properties": {
+        "v": {"type": "string", "nullable": True} if version == "3.0" else {"type": ["string", "null"]},
+        "next": {"$ref": "./MenuItem.yaml"}, "y": {"$ref": "y.json#/$defs/Y"}}}
+    out = run(tmp_path, **{"a.json": document(version, {"item": {"$ref": "parts/MenuItem.yaml"}}),
+                           "parts__MenuItem.yaml": item, "parts__y.json": {"$defs": {"Y": {"enum": ["y"]}}}})
+    assert "item: MenuItem | UnsetType = UNSET" in out["a"]
+    assert "class MenuItem(Struct, kw_only=True):\n    v: str | None\n    next: MenuItem | UnsetType" in out["a"]
+    assert 'Y = Literal["y"]' in out["a"]
+
+
+@pytest.mark.parametrize(("ref", "message"), [
+    ("../../etc/passwd", "'../etc/passwd' is outside the schema folder: it is not read"),
+    ("../outside.yaml#/components/schemas/X", "'outside.yaml' is outside the schema folder: it is not read"),
+    ("x.yaml", "no file 'schemas/x.yaml'"),
+    ("parts/x.yaml#/$defs/X", "no file 'schemas/parts/x.yaml'"),
+])
+def test_a_bad_reference_to_a_file_is_a_located_error(tmp_path: Path, ref: str, message: str) -> None:
+    found = errors(tmp_path, **{"a.json": document("3.1", {"b": {"$ref": ref}})})
+    assert found.startswith("schemas/a.json: #/components/schemas/A/properties/b/$ref: ") and message in found, found
+
+
+ODD = ["", "#", "##", "a#b#c", "%00", "a%00.json", "\x00", "/etc/passwd", "/etc/passwd#/x", "file:///etc/passwd",
+       "https://example.com/x.json", "//host/x.json", "../..", "../../", "..", ".", "./", "parts/", "a.json",
+       "a.json#", "a.json#/components/schemas/A", "x" * 5000 + ".json", "é/ü.yaml#/ä", "#/%", "a.json#%zz",
+       "?q=1", "urn:x:y", "C:\\x.json"]
+
+
+def check_no_traceback(project: Path, ref: str, dialect: str) -> None:
+    schema = (document("3.1", {"b": {"$ref": ref}}) if dialect == "openapi"
+              else {"title": "A", "type": "object", "properties": {"b": {"$ref": ref}}})
+    try:
+        run(project, **{"a.json": schema})
+    except SchemaError as exc:
+        assert exc.diagnostics and all(str(d).startswith("schemas/a.json") for d in exc.diagnostics), exc
+
+
+@pytest.mark.parametrize("dialect", ["openapi", "jsonschema"])
+@pytest.mark.parametrize("ref", ODD)
+def test_no_reference_string_is_a_traceback(tmp_path: Path, ref: str, dialect: str) -> None:
+    check_no_traceback(tmp_path, ref, dialect)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ref=st.text(st.sampled_from("./#%~:ab\x00é"), max_size=12) | st.text(max_size=20))
+def test_no_random_reference_string_is_a_traceback(tmp_path: Path, ref: str) -> None:
+    for dialect in ("openapi", "jsonschema"):
+        check_no_traceback(tmp_path, ref, dialect)
+
+
+def test_a_mapping_names_files_and_files_refer_back_in_a_cycle(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[[tool.schemagen.inputs]]\npath = "schemas/a.json"\n')
+    pet = {"oneOf": [{"$ref": "./parts/Dog.yaml"}, {"$ref": "parts/Cat.yaml"}],
+           "discriminator": {"propertyName": "kind", "mapping": {"dog": "./parts/Dog.yaml", "cat": "parts/Cat.yaml"}}}
+    def animal() -> dict[str, object]:
+        return {"type": "object", "required": ["kind"], "properties": {
+            "kind": {"type": "string"}, "friend": {"$ref": "../a.json#/components/schemas/Pet"}}}
+    root = document("3.0", {})
+    root["components"] = {"schemas": {"Pet": pet}}
+    out = run(tmp_path, **{"a.json": root, "parts__Dog.yaml": animal(), "parts__Cat.yaml": animal()})
+    assert 'class Dog(Struct, kw_only=True, tag_field="kind", tag="dog"):\n    friend: Pet | UnsetType' in out["a"], out["a"]
+    assert "Pet = Dog | Cat" in out["a"]
