@@ -124,3 +124,14 @@ def test_a_mapping_names_files_and_files_refer_back_in_a_cycle(tmp_path: Path) -
     out = run(tmp_path, **{"a.json": root, "parts__Dog.yaml": animal(), "parts__Cat.yaml": animal()})
     assert 'class Dog(Struct, kw_only=True, tag_field="kind", tag="dog"):\n    friend: Pet | UnsetType' in out["a"], out["a"]
     assert "Pet = Dog | Cat" in out["a"]
+
+
+
+def test_a_component_that_only_refers_to_a_file_is_that_files_class(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[[tool.schemagen.inputs]]\npath = "schemas/a.json"\n')
+    root = document("3.1", {"pet": {"$ref": "parts/Pet.json"}})
+    root["components"]["schemas"]["Pet"] = {"$ref": "./parts/Pet.json"}  # type: ignore[index]
+    out = run(tmp_path, **{"a.json": root, "parts__Pet.json": {"type": "object", "properties": {"n": {"type": "string"}}}})
+    assert "class Pet(Struct, kw_only=True):\n    n: str | UnsetType" in out["a"] and "Pet_2" not in out["a"], out["a"]
+    assert "pet: Pet | UnsetType = UNSET" in out["a"]
+

@@ -48,7 +48,27 @@ def bundle(schemas: SchemaSet, home: str, library: Library, reporter: Reporter) 
             pending.extend((found_ref, file, documents[file].openapi) for found_ref in refs_of(found.schema))
         elif documents[file].constrains_nothing(fragment):
             anything.add(ref)
-    return SchemaSet(definitions, frozenset(anything), schemas.openapi) if documents else schemas
+    if not documents:
+        return schemas
+    _adopt(definitions, list(schemas.definitions))
+    return SchemaSet(definitions, frozenset(anything), schemas.openapi)
+
+
+def _adopt(definitions: dict[str, Definition], own: list[str]) -> None:
+    """A definition of the input that only refers to a copied one (``Pet: {$ref: ./Pet.yaml}``, as a
+    split OpenAPI project lists its components) is that one, under its own key and name: the copy
+    goes, and references to it name the definition (the first of several that refer to it)."""
+    moved: dict[str, str] = {}
+    for key in own:
+        schema = definitions[key].schema
+        target = schema.get("$ref")
+        if set(schema) == {"$ref"} and isinstance(target, str) and not target.startswith("#") \
+                and target in definitions and target not in moved:
+            moved[target] = key
+    for target, key in moved.items():
+        definitions[key] = Definition(key, definitions[key].name, definitions.pop(target).schema)
+    if moved:
+        _map_refs([d.schema for d in definitions.values()], lambda ref: moved.get(ref, ref) if isinstance(ref, str) else ref)
 
 
 class _Document:
