@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, Location, SchemaError
+from ..frontend.dialects.openapi import COMPONENTS, component_name
 from ..frontend.overlays import sniff
-from ..frontend.read import SUFFIXES, schema_files
+from ..frontend.read import SUFFIXES, read_document, read_text, schema_files
 from ..names import identifier
 from .config import Config, InputSpec, display_path
 from .ignores import Ignore
@@ -18,6 +19,11 @@ from .refmap import holds_mapped
 if TYPE_CHECKING:
     from ..frontend.dialects import Dialect
     from ..passes.required_defaults import Setting
+
+
+#: The files that make a folder one whole OpenAPI project: that document is the input, and the other
+#: files of the folder and its subfolders are read where it (or they) refer to them.
+ROOT_DOCUMENTS = ("openapi.yaml", "openapi.yml", "openapi.json")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +68,7 @@ def discover(config: Config) -> list[Input]:
             InputSpec(str(p.relative_to(config.root))) for p in entries
             if not p.name.startswith(".") and (p.is_dir() or p.suffix in SUFFIXES) and p.resolve() not in found
             and not (p.is_dir() and holds_mapped(p, config.refs))  # documents for references, no input
+            and not (p.is_dir() and not root_documents(p) and not holds_components(p))  # the same
         )
     sources: list[tuple[Source, Input]] = []
     seen: dict[str, str] = {}
@@ -72,12 +79,20 @@ def discover(config: Config) -> list[Input]:
         if not path.exists():
             problems.append(Diagnostic(Location(display), "input does not exist"))
             continue
+        folder = path.name
+        if path.is_dir() and root_documents(path):
+            path, *more = root_documents(path)
+            if more:
+                problems.append(Diagnostic(Location(display), f"two root documents: {path.name} and {more[0].name}",
+                                           "keep one: the folder is one OpenAPI project"))
+                continue
+            display = display_path(path, config.root)
         if path.is_file() and (path.resolve() in found or sniff(path, display) is not None):
             problems.append(Diagnostic(Location(display), "an overlay, not a schema",
                                        "list it under the `overlays` of the input it mends, or name that input "
                                        "in its `extends`"))
             continue
-        name = identifier(spec.name or path.stem, style="snake")
+        name = identifier(spec.name or (folder if path.name in ROOT_DOCUMENTS else path.stem), style="snake")
         if name in seen:
             problems.append(Diagnostic(Location(display), f"output package {name!r} is also made from {seen[name]}",
                                        "rename one, or give it a `name` under [[tool.schemagen.inputs]]"))
@@ -90,3 +105,22 @@ def discover(config: Config) -> list[Input]:
     if problems:
         raise SchemaError(problems)
     return [replace(i, overlays=overlays) for (_, i), overlays in zip(sources, mends)]
+
+
+def root_documents(folder: Path) -> list[Path]:
+    """The root OpenAPI documents (``ROOT_DOCUMENTS``) directly in ``folder``: one makes it a split
+    project, whose input is that file."""
+    return [folder / name for name in ROOT_DOCUMENTS if (folder / name).is_file()]
+
+
+def holds_components(folder: Path) -> bool:
+    """Some file directly in ``folder`` is an OpenAPI component file (``$id: "#/components/schemas/X"``),
+    or cannot be read (as an input it is then reported). A folder that holds none is no input: its
+    files are read where others refer to them."""
+    for path in schema_files(folder):
+        try:
+            if COMPONENTS in read_text(path, path.name) and component_name(read_document(path, path.name)):
+                return True
+        except SchemaError:
+            return True
+    return False

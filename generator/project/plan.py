@@ -51,8 +51,11 @@ def plan(config: Config) -> Result:
 
 
 def _plan(config: Config, sources: list[Input], store: Cache | None) -> Result:
-    # what a run may read from the folders `refs` maps URLs to: a changed vendored document is a run to do
+    # what a run may read from the folders `refs` maps URLs to, and the files of the schema folder that
+    # are no input (a split project's, say): a changed referenced document is a run to do
     mapped = [(f"refs {prefix}", schema_files(folder, nested=True)) for prefix, folder in config.refs]
+    if config.schemas.is_dir():
+        mapped.append(("schema folder", schema_files(config.schemas, nested=True)))
     key = fingerprint(repr(config), config.templates,
                       [(repr(s), [*s.files, *(o.path for o in s.overlays)]) for s in sources] + mapped)
     results = Results(store, repr(config), key) if store is not None and key is not None else None
