@@ -1,7 +1,7 @@
 """Golden cases: ``tests/golden/<case>/`` holds inputs and the expected output of each variant.
 
-A case has one or more inputs (entries whose name starts with ``input``: a schema file or a
-folder of component files); all of them must give the same expected output. ``expected/`` has
+A case has one or more inputs (entries whose name starts with ``input``: a schema file, a
+folder of component files, or a split OpenAPI project's folder with its root ``openapi.yaml``); all of them must give the same expected output. ``expected/`` has
 ``<variant>_models.py`` for each variant, or ``error.txt`` for a case that must fail.
 ``options.toml`` may set ``dialect``, ``enums`` and ``required_defaults``. Rewrite expectations with ``make golden``.
 """
@@ -16,7 +16,7 @@ from schemagen import render
 from schemagen.diagnostics import Reporter, SchemaError
 from schemagen.project.command import regenerate
 from schemagen.project.config import ALL_VARIANTS
-from schemagen.project.inputs import Input
+from schemagen.project.inputs import Input, root_documents
 from schemagen.project.pipeline import to_ir
 from schemagen.render.options import RenderOptions
 
@@ -34,7 +34,8 @@ class Case:
 
     @property
     def inputs(self) -> list[Path]:
-        return sorted(p for p in self.folder.iterdir() if p.name.startswith("input"))
+        found = sorted(p for p in self.folder.iterdir() if p.name.startswith("input"))
+        return [next(iter(root_documents(p)), p) if p.is_dir() else p for p in found]  # a split project: its root
 
     @property
     def settings(self) -> dict[str, str]:
