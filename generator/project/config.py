@@ -27,7 +27,8 @@ ALL_VARIANTS = ("dataclass", "typeddict", "msgspec")
 @dataclass(frozen=True, slots=True)
 class InputSpec:
     path: str
-    """Relative to the project root: a schema file or a folder of component files."""
+    """Relative to the project root: a schema file, a folder of component files, or a split OpenAPI
+    project's folder (its root ``openapi.yaml`` is the input: ``inputs.ROOT_DOCUMENTS``)."""
     name: str | None = None
     """The output package; by default the file or folder name in snake_case."""
     dialect: Dialect = "auto"
