@@ -37,8 +37,13 @@ class Definition:
     key: str
     """What a canonical ``$ref`` says to name this definition."""
     name: str
-    """The name the schema gives it (a definition key, a component name, a title)."""
+    """The name the schema gives it (a definition key, a component name, a title), or one made for it
+    (``derived``)."""
     schema: Schema
+    derived: bool = False
+    """``name`` is made from where the schema is used (an OpenAPI operation's body), not given by the
+    schema: it is chosen after every name the schema gives and what those definitions declare inline,
+    so that adding such a definition renames nothing else, and its declaration is an inline one."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,17 +3,41 @@ back into (the lowering they are part of, ``lowering.Lowering``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .. import ir
 from ..diagnostics import Location, Reporter
 from ..frontend.schema import Definition, Schema
+from ..names import unique
 
 #: Resolves a reference to another file (``schemas/other.json#/definitions/X``) to a type of the
 #: input made from that file; raises ``SchemaError`` when it cannot.
 External = Callable[[str, Location], ir.Type]
+
+
+class Names(Mapping[str, str]):
+    """Each definition's class name, by key. The names the schema gives are taken first, in order; a
+    derived one (``Definition.derived``) when it is first asked for: when it is lowered, after every
+    other definition and what they declare inline, unless something refers to it sooner."""
+
+    def __init__(self, definitions: Mapping[str, Definition], taken: set[str]) -> None:
+        self.definitions = definitions
+        self.taken = taken
+        self.chosen = {key: unique(d.name, taken) for key, d in definitions.items() if not d.derived}
+
+    def __getitem__(self, key: str) -> str:
+        found = self.chosen.get(key)
+        if found is None:
+            found = self.chosen[key] = unique(self.definitions[key].name, self.taken)  # (KeyError: no definition)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.definitions)
+
+    def __len__(self) -> int:
+        return len(self.definitions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,9 +46,9 @@ class Scope:
 
     definitions: Mapping[str, Definition]
     names: Mapping[str, str]
-    """Each definition's class name, by key."""
+    """Each definition's class name, by key (``Names``)."""
     named: frozenset[str]
-    """The definitions' class names."""
+    """The class names the schema gives its definitions (derived ones aside)."""
     defined: Mapping[int, str]
     """A definition's schema object (by ``id``) → its key: met inside another schema, it is referenced, not copied."""
     reporter: Reporter

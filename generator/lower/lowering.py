@@ -18,7 +18,7 @@ from ..ir.walk import map_declaration_types, map_refs, nesting, reachable
 from ..names import unique
 from . import arrays, objects, references, unions
 from .constraints import constrain, scalar
-from .context import External, Scope
+from .context import External, Names, Scope
 from .folding import Folder
 from .literals import literal
 from .shapes import KINDS, NEVER, REF_ANNOTATIONS, is_model, mixed_with_object, text
@@ -60,9 +60,9 @@ class Lowering:
         definitions = schemas.definitions
         self.taken: set[str] = set()
         """The class names taken so far: the definitions' first, in order, then inline ones as they come."""
-        names = {key: unique(d.name, self.taken) for key, d in definitions.items()}
+        names = Names(definitions, self.taken)
         defined = {id(d.schema): key for key, d in definitions.items()}
-        self.scope = Scope(definitions, names, frozenset(names.values()), defined, reporter, external,
+        self.scope = Scope(definitions, names, frozenset(names.chosen.values()), defined, reporter, external,
                            schemas.anything)
         self.folder = Folder(self.scope, lambda member: references.ref(self, member))
         self.declarations: list[ir.Declaration | None] = []
@@ -77,7 +77,8 @@ class Lowering:
 
     def unit(self, key: str) -> None:
         """Lower one definition of the set (and what it declares inline)."""
-        self.declare(self.scope.names[key], self.scope.definitions[key].schema, inline=False,
+        definition = self.scope.definitions[key]  # a derived name is an inline one: the schema gives it none
+        self.declare(self.scope.names[key], definition.schema, inline=definition.derived,
                      null_at_refs=references.nullable(self, key))
 
     def expand(self, schema: Schema) -> Schema:

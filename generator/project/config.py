@@ -17,11 +17,14 @@ from . import command, ignores, refmap
 
 if TYPE_CHECKING:
     from ..frontend.dialects import Dialect
+    from ..frontend.dialects.openapi import Part
     from ..passes.required_defaults import Setting
 
 DIALECTS = ("auto", "jsonschema", "openapi")
 REQUIRED_DEFAULTS = ("required", "optional")
 ALL_VARIANTS = ("dataclass", "typeddict", "msgspec")
+OPENAPI_PARTS: tuple[Part, ...] = ("schemas", "operations")
+"""``frontend.dialects.openapi.PARTS`` (not imported: reading the configuration reads no dialect)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +41,8 @@ class InputSpec:
     """How a property that is required and has a default is read; ``None``: not set here."""
     ignore: tuple[ignores.Ignore, ...] = ()
     """The warnings of this input it acknowledges (besides the table's)."""
+    openapi_scope: tuple[Part, ...] | None = None
+    """What of a whole OpenAPI 3 document is generated; ``None``: not set here."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +61,8 @@ class Config:
     """``[tool.schemagen.refs]``: (URL prefix, folder inside ``schemas`` its documents are read from)."""
     ignore: tuple[ignores.Ignore, ...] = ()
     """The warnings every input acknowledges: not printed, not errors with ``--strict``."""
+    openapi_scope: tuple[Part, ...] | None = None
+    """For every input that does not set it; ``None``: not set (both parts)."""
 
 
 def load(root: Path) -> Config:
@@ -170,7 +177,8 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
     def fail(key: str, message: str, hint: str | None = None) -> None:
         problems.append(Diagnostic(where.child(*key.split("/")), message, hint))
 
-    known = {"schemas", "output", "templates", "variants", "inputs", "enums", "required_defaults", "refs", "ignore"}
+    known = {"schemas", "output", "templates", "variants", "inputs", "enums", "required_defaults", "refs", "ignore",
+             "openapi_scope"}
     for key in sorted(set(table) - known):
         fail(key, f"unknown setting {key!r}; expected one of: {', '.join(sorted(known))}", _closest(key, known))
     for key in ("schemas", "output", "templates"):
@@ -190,6 +198,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
              _closest(enums, ("literal", "class")))
     required_defaults = _required_defaults(table, "required_defaults", fail)
     ignore = ignores.read(table.get("ignore"), "ignore", fail)
+    openapi_scope = _openapi_scope(table, "openapi_scope", fail)
     inputs = None
     if "inputs" in table and not isinstance(table["inputs"], list):
         fail("inputs", f"must be an array of tables ([[tool.schemagen.inputs]]), not {table['inputs']!r}")
@@ -215,6 +224,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
         required_defaults=required_defaults,
         refs=refs,
         ignore=ignore,
+        openapi_scope=openapi_scope,
     )
 
 
@@ -223,7 +233,7 @@ def _input(entry: Any, index: int, fail: Any) -> InputSpec:
     if not isinstance(entry, dict):
         fail(key, f"each input must be a table with a `path`, not {entry!r}")
         return InputSpec("")
-    known = ("dialect", "ignore", "name", "overlays", "path", "required_defaults")
+    known = ("dialect", "ignore", "name", "openapi_scope", "overlays", "path", "required_defaults")
     for unknown in sorted(set(entry) - set(known)):
         fail(f"{key}/{unknown}", f"unknown input setting {unknown!r}; expected one of: {', '.join(known)}",
              _closest(unknown, known))
@@ -246,7 +256,8 @@ def _input(entry: Any, index: int, fail: Any) -> InputSpec:
         fail(key + "/name", f"`name` must be a string (the output package), not {name!r}")
     return InputSpec(entry["path"], name if isinstance(name, str) else None, dialect, tuple(overlays),
                      _required_defaults(entry, key + "/required_defaults", fail),
-                     ignores.read(entry.get("ignore"), key + "/ignore", fail))
+                     ignores.read(entry.get("ignore"), key + "/ignore", fail),
+                     _openapi_scope(entry, key + "/openapi_scope", fail))
 
 
 def _required_defaults(table: dict[str, Any], key: str, fail: Any) -> Setting | None:
@@ -256,6 +267,21 @@ def _required_defaults(table: dict[str, Any], key: str, fail: Any) -> Setting | 
     fail(key, 'must be "required" (a required property with a default is required) or "optional" (it is not '
               f"required, and takes its default when absent), not {value!r}", _closest(value, REQUIRED_DEFAULTS))
     return None
+
+
+def _openapi_scope(table: dict[str, Any], key: str, fail: Any) -> tuple[Part, ...] | None:
+    value = table.get("openapi_scope")
+    if value is None:
+        return None
+    if not isinstance(value, list) or not value:
+        fail(key, f"must be a non-empty list of: {', '.join(OPENAPI_PARTS)}, not {value!r}",
+             _closest(value, OPENAPI_PARTS))
+        return None
+    for i, part in enumerate(value):
+        if part not in OPENAPI_PARTS:
+            fail(f"{key}/{i}", f"{part!r} is not a part of an OpenAPI document; expected one of: "
+                 f"{', '.join(OPENAPI_PARTS)}", _closest(part, OPENAPI_PARTS))
+    return tuple(p for p in OPENAPI_PARTS if p in value)
 
 
 def _closest(value: Any, choices: Iterable[str]) -> str | None:

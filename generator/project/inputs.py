@@ -11,13 +11,14 @@ from ..frontend.dialects.openapi import COMPONENTS, component_name
 from ..frontend.overlays import sniff
 from ..frontend.read import SUFFIXES, read_document, read_text, schema_files
 from ..names import identifier
-from .config import Config, InputSpec, display_path
+from .config import OPENAPI_PARTS, Config, InputSpec, display_path
 from .ignores import Ignore
 from .overlays import OverlayFile, Source, attach, in_folder
 from .refmap import holds_mapped
 
 if TYPE_CHECKING:
     from ..frontend.dialects import Dialect
+    from ..frontend.dialects.openapi import Part
     from ..passes.required_defaults import Setting
 
 
@@ -40,6 +41,8 @@ class Input:
     """The input's setting, else the table's; ``None``: set in neither."""
     ignore: tuple[Ignore, ...] = ()
     """The warnings its own ``ignore`` acknowledges (the table's hold for every input: ``Config.ignore``)."""
+    openapi_scope: tuple[Part, ...] = OPENAPI_PARTS
+    """What of a whole OpenAPI 3 document is generated: the input's setting, else the table's, else both."""
 
     @property
     def files(self) -> list[Path]:
@@ -98,9 +101,10 @@ def discover(config: Config) -> list[Input]:
                                        "rename one, or give it a `name` under [[tool.schemagen.inputs]]"))
             continue
         seen[name] = display
+        scope = spec.openapi_scope or config.openapi_scope or OPENAPI_PARTS
         sources.append((Source(index, spec, path, display), Input(name, path, display, spec.dialect, (),
                                                                   spec.required_defaults or config.required_defaults,
-                                                                  spec.ignore)))
+                                                                  spec.ignore, scope)))
     mends = attach(config, [s for s, _ in sources], found, problems)
     if problems:
         raise SchemaError(problems)

@@ -104,7 +104,8 @@ def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter
            external: External | None, library: Library | None, stages: Stages) -> ir.Module:
     library = library or Library(root, source.path.parent, frozenset({source.display}))
     schemas = normalise(documents, folder=source.path.is_dir(), dialect=source.dialect,
-                        default_name=pascal(source.path.stem) or "Model", reporter=reporter, locate=library.locate)
+                        default_name=pascal(source.path.stem) or "Model", reporter=reporter, locate=library.locate,
+                        openapi_scope=source.openapi_scope)
     if source.path.is_file():
         schemas = bundle(schemas, source.display, library, reporter)
     stages.check(schemas, reporter)
@@ -112,6 +113,11 @@ def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter
     lint.check(schemas, reporter)
     module = lower(schemas, reporter, external)
     reporter.raise_errors()
+    if not module.declarations:
+        reporter.warn(Location(source.display), "declares nothing: its modules are empty",
+                      "an OpenAPI document's classes are its components.schemas and the JSON bodies of its "
+                      "operations (as openapi_scope says); a JSON Schema's, its root and definitions",
+                      kind="empty input")
     module = passes.run(module, reporter, source.required_defaults)
     reporter.raise_errors()
     return module

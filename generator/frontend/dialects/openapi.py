@@ -3,17 +3,17 @@ canonical ``SchemaSet``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, pointer
 from ..lint import rejected
 from ..read import SUFFIXES
 from ..schema import Definition, Schema, SchemaSet, wrap
-from . import jsonschema, ref_siblings
+from . import jsonschema, operations, ref_siblings
 from .common import boolean_exclusive_bounds, drop_extensions, file_ref, map_subschemas, not_a_schema
-from .jsonschema import Locate
+from .jsonschema import Locate, refs_of
 
 COMPONENTS = "#/components/schemas/"
 #: OpenAPI annotations with no bearing on the type (``example`` is checked against its schema first).
@@ -21,6 +21,9 @@ DROPPED = ("example", "externalDocs", "xml", "readOnly", "writeOnly")
 #: The ``example`` values of a document: (where, value, the canonical schema it is an example of).
 Examples = list[tuple[Location, str, Any, Schema]]
 _ABSENT = object()
+Part = Literal["schemas", "operations"]
+PARTS: tuple[Part, ...] = ("schemas", "operations")
+"""What of a whole OpenAPI 3 document is generated: ``components.schemas``, the bodies its operations use."""
 ANNOTATIONS = ("title", "description", "default", "deprecated", "examples")
 
 
@@ -33,8 +36,11 @@ def component_name(document: Any) -> str | None:
     return None
 
 
-def normalise_document(document: dict[str, Any], display: str, reporter: Reporter) -> SchemaSet:
-    """``components.schemas`` of an OpenAPI 3 document, or ``definitions`` of a Swagger 2.0 one."""
+def normalise_document(document: dict[str, Any], display: str, reporter: Reporter,
+                       scope: Collection[Part] = PARTS) -> SchemaSet:
+    """``components.schemas`` of an OpenAPI 3 document (with ``scope``'s ``"schemas"``), and the inline
+    bodies of its operations (``"operations"``: see ``operations``); ``definitions`` of a Swagger 2.0 one.
+    A component is a definition whatever the scope when another definition refers to it."""
     container = ("definitions",) if "swagger" in document else ("components", "schemas")
     found: Any = document
     for token in container:
@@ -42,17 +48,22 @@ def normalise_document(document: dict[str, Any], display: str, reporter: Reporte
     version = str(document.get("openapi", document.get("swagger")))
     if version.startswith("3.0") or version == "2.0":
         ref_siblings.check(document, container, display, "Swagger 2.0" if version == "2.0" else "OpenAPI 3.0", reporter)
-    definitions = {}
+    definitions: dict[str, Definition] = {}
     found = found if isinstance(found, dict) else {}
     reading = _Reading([], frozenset(map(str, found)))
     problems = []
-    for name, raw in found.items():
-        here = pointer(*container, name)
+    whole = "openapi" in document  # (Swagger 2.0: its definitions, whatever the scope)
+    used = operations.used(document, display, reporter) if whole and "operations" in scope else operations.NONE
+    declared = [(pointer(*container, name), name, raw) for name, raw in found.items()]
+    for here, name, raw, derived in [(*d, False) for d in declared] + [(b.pointer, b.name, b.raw, True) for b in used.bodies]:
         problem = not_a_schema(raw, Location(display, here))
         if problem:
             problems.append(problem)
         else:
-            definitions["#" + here] = Definition("#" + here, name, _rewrite(wrap(raw, Location(display, here)), reading))
+            schema = _rewrite(wrap(raw, Location(display, here)), reading)
+            definitions["#" + here] = Definition("#" + here, name, schema, derived)
+    if whole and "schemas" not in scope:
+        definitions = _used_by(definitions, ["#" + b.pointer for b in used.bodies] + used.components)
     if problems:
         raise SchemaError(problems)
     rejected(reading.examples, definitions, reporter, text_too=True)
@@ -70,6 +81,18 @@ def normalise_file(document: Any, display: str, default_name: str, reporter: Rep
                                    rewrite=lambda schema: _rewrite(schema, reading))
     rejected(reading.examples, schemas.definitions, reporter, text_too=True)
     return SchemaSet(schemas.definitions, schemas.anything, openapi=True)
+
+
+def _used_by(definitions: dict[str, Definition], roots: list[str]) -> dict[str, Definition]:
+    """The definitions ``roots`` are, and those they refer to (in turn), in their order."""
+    kept: set[str] = set()
+    todo = [key for key in roots if key in definitions]
+    while todo:
+        key = todo.pop()
+        if key not in kept:
+            kept.add(key)
+            todo.extend(ref for ref in refs_of(definitions[key].schema) if ref in definitions)
+    return {key: d for key, d in definitions.items() if key in kept}
 
 
 def normalise_components(files: list[tuple[str, Any]], reporter: Reporter, default_name: str | None = None) -> SchemaSet:

@@ -1,0 +1,145 @@
+"""The schemas an OpenAPI document's operations use (request bodies, JSON responses, webhooks) are
+generated beside its components, named from the operation; ``openapi_scope`` chooses which parts are."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from schemagen import ir
+from schemagen.diagnostics import Reporter
+from schemagen.frontend.dialects.openapi import PARTS
+from schemagen.project.config import OPENAPI_PARTS
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
+from test_cli import run
+from test_cli_problems import configured, fails
+
+
+def body(schema: dict[str, Any], media_type: str = "application/json") -> dict[str, Any]:
+    return {"description": "a body", "content": {media_type: {"schema": schema}}}
+
+
+OBJECT = {"type": "object", "properties": {"id": {"type": "integer"}}}
+SHOP: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "Shop", "version": "1"},
+    "paths": {
+        "/menu/items": {"get": {"responses": {"200": body(OBJECT)}}},  # no operationId: method and path
+        "/orders/{id}": {"get": {"operationId": "getOrder", "responses": {
+            "200": body({"$ref": "#/components/schemas/Order"}),
+            "404": body({"type": "object", "properties": {"title": {"type": "string"}}}, "application/problem+json"),
+            "4XX": body(OBJECT, "application/json; charset=utf-8"),
+            "default": {"$ref": "#/components/responses/Problem"},
+            "204": {"description": "no body"},
+        }}},
+        "/orders": {"post": {"operationId": "create-order", "requestBody": body(OBJECT),
+                             "responses": {"201": body({"$ref": "#/components/schemas/Order"}),
+                                           "500": body({"type": "string"}, "text/plain")}}},
+        "/other": {"$ref": "#/components/pathItems/Other"},
+    },
+    "webhooks": {"order_shipped": {"post": {"requestBody": body({"type": "object", "properties": {
+        "order": {"$ref": "#/components/schemas/Order"}}})}}},
+    "components": {
+        "schemas": {"Order": {"type": "object", "properties": {"request": OBJECT}},
+                    "CreateOrder": {"type": "object", "properties": {"request": OBJECT}}},
+        "responses": {"Problem": body(OBJECT, "application/problem+json")},
+        "pathItems": {"Other": {"put": {"operationId": "putOther", "responses": {"2XX": body(OBJECT)}}}},
+    },
+}
+
+
+def lowered(tmp_path: Path, document: dict[str, Any], scope: tuple[str, ...] = PARTS) -> tuple[ir.Module, Reporter]:
+    path = tmp_path / "shop.json"
+    path.write_text(json.dumps(document))
+    reporter = Reporter()
+    return to_ir(Input("shop", path, "shop.json", openapi_scope=scope), tmp_path, reporter), reporter  # type: ignore[arg-type]
+
+
+def origins(module: ir.Module) -> dict[str, str]:
+    return {d.name: d.origin.pointer for d in module.declarations if d.origin is not None}
+
+
+def test_inline_bodies_are_classes_named_from_the_operation_and_a_ref_is_the_component(tmp_path: Path) -> None:
+    module, reporter = lowered(tmp_path, SHOP)
+    assert origins(module) == {
+        "Order": "/components/schemas/Order",
+        "OrderRequest": "/components/schemas/Order/properties/request",
+        "CreateOrder": "/components/schemas/CreateOrder",
+        "CreateOrderRequest": "/components/schemas/CreateOrder/properties/request",  # the component's, as before
+        "GetMenuItemsResponse": "/paths/~1menu~1items/get/responses/200/content/application~1json/schema",
+        "GetOrderResponse404": "/paths/~1orders~1{id}/get/responses/404/content/application~1problem+json/schema",
+        "GetOrderResponse4XX": "/paths/~1orders~1{id}/get/responses/4XX/content/application~1json; charset=utf-8/schema",
+        "ProblemResponse": "/components/responses/Problem/content/application~1problem+json/schema",
+        "CreateOrderRequest_2": "/paths/~1orders/post/requestBody/content/application~1json/schema",
+        "PutOtherResponse": "/components/pathItems/Other/put/responses/2XX/content/application~1json/schema",
+        "PostOrderShippedRequest": "/webhooks/order_shipped/post/requestBody/content/application~1json/schema",
+    }
+    assert not reporter.warnings
+
+
+def test_components_are_what_they_were_without_the_operations(tmp_path: Path) -> None:
+    both, _ = lowered(tmp_path, SHOP)
+    alone, _ = lowered(tmp_path, SHOP, ("schemas",))
+    assert {d.name for d in alone.declarations} == {"Order", "OrderRequest", "CreateOrder", "CreateOrderRequest"}
+    by_name = {d.name: d for d in both.declarations}
+    assert all(by_name[d.name] == d for d in alone.declarations)
+
+
+def test_operations_alone_keep_the_components_they_use(tmp_path: Path) -> None:
+    module, _ = lowered(tmp_path, SHOP, ("operations",))
+    names = [d.name for d in module.declarations]
+    assert "Order" in names and "CreateOrder" not in names and "GetMenuItemsResponse" in names
+
+
+def test_a_document_that_declares_nothing_is_a_warning_naming_the_file(tmp_path: Path) -> None:
+    document = {**SHOP, "components": {}, "paths": {"/a": {"get": {"responses": {"200": body({}, "text/plain")}}}}}
+    del document["webhooks"]
+    module, reporter = lowered(tmp_path, document)
+    assert module.declarations == ()
+    assert [str(w) for w in reporter.warnings] == [
+        "warning: shop.json: #: declares nothing: its modules are empty - an OpenAPI document's classes are its "
+        "components.schemas and the JSON bodies of its operations (as openapi_scope says); a JSON Schema's, its "
+        "root and definitions"]
+
+
+def test_a_body_in_another_file_is_a_warning_not_a_crash(tmp_path: Path) -> None:
+    document = {**SHOP, "paths": {"/a": {"get": {"responses": {"200": {"$ref": "responses.yaml#/Ok"}}}}}}
+    _, reporter = lowered(tmp_path, document)
+    assert [w.message for w in reporter.warnings] == [
+        "'responses.yaml#/Ok' is not in this document: the bodies it holds are not generated"]
+
+
+def test_the_parts_are_the_same_in_config_and_dialect() -> None:
+    assert OPENAPI_PARTS == PARTS
+
+
+def test_the_setting_per_project_and_per_input(tmp_path: Path) -> None:
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "shop.json").write_text(json.dumps(SHOP))
+    (tmp_path / "schemas" / "mine.json").write_text(json.dumps(SHOP))
+    (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\nopenapi_scope = ["schemas"]\n'
+                                             '[[tool.schemagen.inputs]]\npath = "schemas/shop.json"\n'
+                                             '[[tool.schemagen.inputs]]\npath = "schemas/mine.json"\n'
+                                             'openapi_scope = ["operations", "schemas"]\n')
+    result = run(tmp_path, "generate")
+    assert result.returncode == 0, result.stderr
+    assert "GetMenuItemsResponse" not in (tmp_path / "generated" / "shop" / "msgspec_models.py").read_text()
+    assert "class GetMenuItemsResponse(" in (tmp_path / "generated" / "mine" / "msgspec_models.py").read_text()
+
+
+@pytest.mark.parametrize(("settings", "said"), [
+    ('openapi_scope = ["schemas", "operation"]\n', "pyproject.toml:2:29: #/tool/schemagen/openapi_scope/1: "
+     "'operation' is not a part of an OpenAPI document; expected one of: schemas, operations - did you mean "
+     "'operations'?"),
+    ("openapi_scope = []\n", "pyproject.toml:2:1: #/tool/schemagen/openapi_scope: must be a non-empty list of: "
+     "schemas, operations, not []"),
+    ('[[tool.schemagen.inputs]]\npath = "schemas/a.json"\nopenapi_scope = "schemas"\n',
+     "pyproject.toml:4:1: #/tool/schemagen/inputs/0/openapi_scope: must be a non-empty list of: schemas, "
+     "operations, not 'schemas' - did you mean 'schemas'?"),
+])
+def test_a_bad_scope_names_the_value_at_its_line_and_column(tmp_path: Path, settings: str, said: str) -> None:
+    assert fails(configured(tmp_path, "[tool.schemagen]\n" + settings)) == said + "\n"
