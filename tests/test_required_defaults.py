@@ -13,6 +13,10 @@ from types import ModuleType
 import msgspec
 import pytest
 
+from schemagen import ir
+from schemagen.diagnostics import Reporter
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
 from test_cli import run
 
 REQUEST = {"title": "Request", "type": "object", "required": ["model", "user", "n", "stop", "mode", "seed"],
@@ -128,3 +132,25 @@ def test_a_value_that_is_no_setting_is_an_error_at_its_line(tmp_path: Path, tabl
     assert result.stderr.startswith(f'{where}: must be "required" (a required property with a default is required) '
                                     'or "optional" (it is not required, and takes its default when absent), not ')
     assert not (tmp_path / "generated").exists()
+
+
+def test_a_default_on_the_referenced_schema_is_the_propertys_own_wins(tmp_path: Path) -> None:
+    """As JSON Schema annotations are read, through ``$ref`` and a one-member ``allOf`` (pydantic writes
+    the default on the referenced schema): the property's own default wins; else its target's."""
+    usage = {"anyOf": [{"type": "object", "properties": {"n": {"type": "integer"}}}, {"type": "null"}],
+             "default": None}
+    schema = {"title": "Run", "type": "object", "required": ["iterations", "wrapped", "own", "chained", "plain"],
+              "properties": {"iterations": {"$ref": "#/$defs/IterationsUsage"},
+                             "wrapped": {"allOf": [{"$ref": "#/$defs/IterationsUsage"}], "description": "d"},
+                             "own": {"$ref": "#/$defs/Mode", "default": "fast"},
+                             "chained": {"$ref": "#/$defs/Alias"},
+                             "plain": {"$ref": "#/$defs/Plain"}},
+              "$defs": {"IterationsUsage": usage, "Mode": {"enum": ["fast", "slow"], "default": "slow"},
+                        "Alias": {"$ref": "#/$defs/Mode"}, "Plain": {"type": "string"}}}
+    (tmp_path / "run.json").write_text(json.dumps(schema))
+    module = to_ir(Input("run", tmp_path / "run.json", "run.json", required_defaults="optional"), tmp_path, Reporter())
+    [run] = [d for d in module.declarations if d.name == "Run"]
+    assert [(f.wire_name, f.required, f.default and f.default.value) for f in run.fields] == [  # type: ignore[union-attr]
+        ("iterations", False, None), ("wrapped", False, None), ("own", False, "fast"), ("chained", False, "slow"),
+        ("plain", True, None)]
+    assert [f.default for f in run.fields][:2] == [ir.Default(None), ir.Default(None)]  # type: ignore[union-attr]

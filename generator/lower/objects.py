@@ -8,6 +8,7 @@ import re
 from .. import ir
 from ..frontend.schema import Schema
 from ..names import pascal
+from . import references
 from .context import Context
 from .shapes import NEVER, description
 
@@ -23,7 +24,7 @@ def model(lw: Context, name: str, schema: Schema, doc: str | None, inline: bool,
             wire_name=wire,
             type=lw.type_of(sub, name + pascal(wire)),
             required=wire in required,
-            default=ir.Default(sub["default"]) if "default" in sub else None,
+            default=references.default(lw, sub),
             doc=description(sub),
         )
         for wire, sub in properties.items()

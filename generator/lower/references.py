@@ -36,6 +36,25 @@ def ref(lw: Context, schema: Schema) -> ir.Type:
     return ir.union(found, *kinds_beside(lw, schema, target))
 
 
+def default(lw: Context, schema: Schema) -> ir.Default | None:
+    """A property's default, read as JSON Schema annotations are: its own, else that of what it refers
+    to (through ``$ref``, and a lone ``allOf`` member), the nearest first: pydantic writes a model
+    field's default on the referenced schema (``{"$ref": "#/$defs/Usage"}`` with ``Usage``'s
+    ``default: null``)."""
+    seen: set[str] = set()
+    while "default" not in schema:
+        members = schema.get("allOf")
+        if "$ref" not in schema and isinstance(members, list) and len(members) == 1 and isinstance(members[0], Schema):
+            schema = members[0]
+            continue
+        target = schema.get("$ref")
+        if not isinstance(target, str) or target not in lw.scope.definitions or target in seen:
+            return None
+        seen.add(target)
+        schema = lw.scope.definitions[target].schema
+    return ir.Default(schema["default"])
+
+
 def kinds_beside(lw: Context, schema: Schema, target: str) -> list[ir.Type]:
     """What a ``type`` beside ``$ref`` adds: a target with no ``type`` of its own (``properties``
     alone) restricts only values of its kind and lets every other kind through, so the kinds
