@@ -143,3 +143,15 @@ def test_the_setting_per_project_and_per_input(tmp_path: Path) -> None:
 ])
 def test_a_bad_scope_names_the_value_at_its_line_and_column(tmp_path: Path, settings: str, said: str) -> None:
     assert fails(configured(tmp_path, "[tool.schemagen]\n" + settings)) == said + "\n"
+
+
+@pytest.mark.parametrize("dialect", ["openapi", "jsonschema"])
+def test_a_write_only_property_is_not_required_and_a_read_only_one_is_as_written(tmp_path: Path, dialect: str) -> None:
+    """Classes are read as response bodies: a ``writeOnly`` property is never returned."""
+    user = {"type": "object", "required": ["id", "password"],
+            "properties": {"id": {"type": "integer", "readOnly": True}, "password": {"type": "string", "writeOnly": True}}}
+    document: dict[str, Any] = {"openapi": "3.0.3", "info": SHOP["info"], "paths": {},
+                                "components": {"schemas": {"User": user}}} if dialect == "openapi" else {"$defs": {"User": user}}
+    module, _ = lowered(tmp_path, document)
+    [model] = [d for d in module.declarations if isinstance(d, ir.Model)]
+    assert [(f.wire_name, f.required) for f in model.fields] == [("id", True), ("password", False)]

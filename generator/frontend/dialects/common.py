@@ -93,3 +93,16 @@ def file_ref(ref: str, referrer: str) -> str | None:
     if not is_path(target):
         return None
     return f"{'' if target == urldefrag(referrer)[0] else target}#{unquote(fragment)}"
+
+
+def write_only_not_required(schema: Schema) -> Schema:
+    """``schema`` without its ``writeOnly`` properties in ``required``: such a property is sent, never
+    returned ("never present when the instance is retrieved"), and a class is read as a response body
+    (``readOnly`` ones stay as written: a response holds them)."""
+    properties, required = schema.get("properties"), schema.get("required")
+    if not isinstance(properties, dict) or not isinstance(required, list):
+        return schema
+    write_only = {k for k, sub in properties.items() if isinstance(sub, dict) and sub.get("writeOnly") is True}
+    if not write_only & set(r for r in required if isinstance(r, str)):
+        return schema
+    return Schema({**schema, "required": [r for r in required if r not in write_only]}, schema.loc)

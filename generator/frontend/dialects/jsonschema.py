@@ -15,7 +15,8 @@ from urllib.parse import unquote, urldefrag, urljoin
 
 from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, few, pointer
 from ..schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP, Definition, Schema, SchemaSet, wrap
-from .common import boolean_exclusive_bounds, drop_extensions, is_path, join, map_subschemas, not_a_schema, tuple_items
+from .common import (boolean_exclusive_bounds, drop_extensions, is_path, join, map_subschemas, not_a_schema,
+                     tuple_items, write_only_not_required)
 
 #: Keywords that say nothing about values: a document with only these is a container of definitions.
 METADATA = frozenset(
@@ -94,7 +95,7 @@ def says_nothing(root: Schema) -> bool:
 
 def _rewrite(schema: Schema, legacy: bool, reporter: Reporter) -> Schema:
     """Drafts' spellings into 2020-12 ones, bottom-up, once for the whole document."""
-    schema = map_subschemas(schema, lambda s: _rewrite(s, legacy, reporter))
+    schema = map_subschemas(write_only_not_required(schema), lambda s: _rewrite(s, legacy, reporter))
     boolean_exclusive_bounds(schema)
     tuple_items(schema)
     drop_extensions(schema)

@@ -12,7 +12,8 @@ from ..lint import rejected
 from ..read import SUFFIXES
 from ..schema import Definition, Schema, SchemaSet, wrap
 from . import jsonschema, operations, ref_siblings
-from .common import boolean_exclusive_bounds, drop_extensions, file_ref, map_subschemas, not_a_schema
+from .common import (boolean_exclusive_bounds, drop_extensions, file_ref, map_subschemas, not_a_schema,
+                     write_only_not_required)
 from .jsonschema import Locate, refs_of
 
 COMPONENTS = "#/components/schemas/"
@@ -142,7 +143,7 @@ class _Reading:
 
 def _rewrite(schema: Schema, reading: _Reading) -> Schema:
     """``schema`` in canonical form; its ``example`` (and those inside it) go to ``reading.examples``."""
-    schema = _nullable_members(schema)
+    schema = write_only_not_required(_nullable_members(schema))  # (before its properties drop `writeOnly`)
     schema = map_subschemas(schema, lambda s: _rewrite(s, reading))
     if reading.refs and isinstance(schema.get("$ref"), str):
         schema["$ref"] = file_ref(schema["$ref"], schema.loc.path) or schema["$ref"]
