@@ -113,11 +113,10 @@ def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter
     lint.check(schemas, reporter)
     module = lower(schemas, reporter, external)
     reporter.raise_errors()
-    if not module.declarations:
+    if not module.declarations and not schemas.anything:  # (a root that constrains nothing is `Any` on purpose)
         reporter.warn(Location(source.display), "declares nothing: its modules are empty",
                       "an OpenAPI document's classes are its components.schemas and the JSON bodies of its "
-                      "operations (as openapi_scope says); a JSON Schema's, its root and definitions",
-                      kind="empty input")
+                      "operations (as openapi_scope says)", kind="empty input")
     module = passes.run(module, reporter, source.required_defaults)
     reporter.raise_errors()
     return module
