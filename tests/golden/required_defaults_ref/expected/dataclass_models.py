@@ -268,23 +268,21 @@ def _container(origin: type, args: tuple[typing.Any, ...]) -> _Read:
 
 def _union(members: tuple[typing.Any, ...]) -> _Type:
     """A value goes to the member that takes its JSON type (by rank); where several do, to the
-    class its tag names (classes tagged on one field), else to the first that fits."""
+    class its tag names (classes tagged on one field), else to the first whose required keys (a
+    class's tag among them) and types fit."""
     if len(members) == 1:
         return _type(members[0])
     names: set[str] = set()
-    ranked: dict[type, list[tuple[int, int, _Read]]] = {}
+    classes: list[typing.Any] = [m for m in members if dataclasses.is_dataclass(m)]
+    # rank, schema order, reader, the tag field it needs among several (untagged)
+    ranked: dict[type, list[tuple[int, int, _Read, str | None]]] = {}
     for index, member in enumerate(members):
         reader, kinds, named = _type(member)
         names |= named
+        needs = getattr(member, "__schemagen__")[0] if member in classes else None
         for kind, rank in kinds.items():
-            ranked.setdefault(kind, []).append((rank, index, reader))
-    table = {
-        kind: [r for *_, r in sorted(c, key=lambda t: t[:2])]
-        for kind, c in ranked.items()
-    }
-    classes = [
-        m for m in members if isinstance(m, type) and dataclasses.is_dataclass(m)
-    ]
+            ranked.setdefault(kind, []).append((rank, index, reader, needs))
+    table = {kind: sorted(c, key=lambda t: t[:2]) for kind, c in ranked.items()}
     tags = {getattr(c, "__schemagen__")[0] for c in classes}
     by_tag = {getattr(c, "__schemagen__")[1]: _plan(c).read for c in classes}
     tagged = len(classes) == len(table.get(dict, ())) > 1 == len(tags)
@@ -298,7 +296,7 @@ def _union(members: tuple[typing.Any, ...]) -> _Type:
         if (candidates := table.get(value.__class__)) is None:
             raise _expected(names, value)
         if len(candidates) == 1:
-            return candidates[0](value)
+            return candidates[0][2](value)
         if field is not None:  # as msgspec reads a union of tagged Structs
             if field not in value:
                 raise _Fail(f"Object missing required field `{field}`")
@@ -307,9 +305,10 @@ def _union(members: tuple[typing.Any, ...]) -> _Type:
             except _Fail as failure:
                 raise _Fail(failure.why, f".{field}") from None
             return by_tag[tag](value)
-        for candidate in candidates:
-            try:
-                return candidate(value)
+        for *_, candidate, needs in candidates:
+            try:  # a member's tag is a required key here, not taken as its own
+                if needs is None or needs in value:
+                    return candidate(value)
             except _Fail:
                 pass
         raise _Fail(f"`{_JSON[type(value)]}` fits no member of `{said}`")
