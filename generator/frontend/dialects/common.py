@@ -106,3 +106,17 @@ def write_only_not_required(schema: Schema) -> Schema:
     if not write_only & set(r for r in required if isinstance(r, str)):
         return schema
     return Schema({**schema, "required": [r for r in required if r not in write_only]}, schema.loc)
+
+
+def follow(document: Any, json_pointer: str) -> Any:
+    """The value ``json_pointer`` (``/a/0``, no ``#``) names in ``document``, or ``None``."""
+    node = document
+    for raw in json_pointer.split("/")[1:]:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node

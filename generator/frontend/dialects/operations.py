@@ -27,6 +27,7 @@ from typing import Any
 
 from ...diagnostics import Location, Reporter, pointer
 from ...names import pascal
+from . import common
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 #: Keys beside a ``$ref`` that only describe it: the body is the referenced component itself.
@@ -119,7 +120,7 @@ class _Reader:
                 return here, None
             here = ref[1:]
             seen.add(here)
-            node = _resolve(self.document, here)
+            node = common.follow(self.document, here)
         return here, node
 
     def operation(self, here: str, operation: dict[str, Any], name: str) -> None:
@@ -169,16 +170,3 @@ def _shared(at: str, components: str, word: str) -> str | None:
         return None
     name = pascal(at[len(prefix):].replace("~1", "/").replace("~0", "~")) or word
     return name if name.endswith(word) else name + word
-
-
-def _resolve(document: Any, json_pointer: str) -> Any:
-    node = document
-    for raw in json_pointer.split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return node
