@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from shapes import SHAPES  # noqa: E402
 
-from schemagen import render  # noqa: E402
+from schemagen import ir, render  # noqa: E402
 from schemagen.cli import RECURSION_LIMIT, STACK_BYTES  # noqa: E402
 from schemagen.diagnostics import Reporter  # noqa: E402
 from schemagen.project.config import ALL_VARIANTS  # noqa: E402
@@ -40,14 +40,16 @@ SIZES = (10, 20, 40, 80, 160)
 T = TypeVar("T")
 
 
-def generate(document: dict[str, Any], folder: Path) -> None:
-    """What ``schemagen generate`` does with one input, in this process: its IR, then every variant."""
+def generate(document: dict[str, Any], folder: Path, black: bool = True) -> ir.Module:
+    """What ``schemagen generate`` does with one input, in this process: its IR, then every variant
+    (without ``black``: laid out, not formatted, as tests/test_growth.py counts it)."""
     path = folder / "case.json"
     path.write_text(json.dumps(document), encoding="utf-8")
     module = to_ir(Input("case", path, "case.json"), folder, Reporter())
     env = render.environment()
     for variant in ALL_VARIANTS:
-        render.render(module, variant, "case.json", env)
+        (render.render if black else render.layout)(module, variant, "case.json", env)
+    return module
 
 
 def measure(document: dict[str, Any], repeat: int) -> tuple[float, float]:

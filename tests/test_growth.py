@@ -25,18 +25,14 @@ from typing import Any
 
 import pytest
 
-import schemagen.render as rendering
-from schemagen.diagnostics import Reporter
 from schemagen.frontend.nesting import MAX_NESTING
 from schemagen.lower import literals
 from schemagen.ir import Model, Module
-from schemagen.project.config import ALL_VARIANTS
-from schemagen.project.inputs import Input
-from schemagen.project.pipeline import to_ir
 
 from conftest import ROOT, bench_module
 
-SHAPES: dict[str, Callable[[int], dict[str, Any]]] = bench_module("shapes").SHAPES
+GROWTH = bench_module("growth")
+SHAPES: dict[str, Callable[[int], dict[str, Any]]] = GROWTH.SHAPES
 SIZES = (12, 24, 48)
 SCALE = {"long enum": 8}
 """Shapes whose every unit costs so few calls (an enum value: about ten) that at ``SIZES`` a step in some
@@ -47,13 +43,7 @@ LINEAR = 2.4
 
 
 def _run(document: dict[str, Any], folder: Path) -> Module:
-    path = folder / "case.json"
-    path.write_text(json.dumps(document), encoding="utf-8")
-    module = to_ir(Input("case", path, "case.json"), folder, Reporter())
-    env = rendering.environment()
-    for variant in ALL_VARIANTS:
-        rendering.layout(module, variant, "case.json", env)
-    return module
+    return GROWTH.generate(document, folder, black=False)  # type: ignore[no-any-return]
 
 
 def _work(document: dict[str, Any], folder: Path) -> tuple[int, Module]:
