@@ -8,7 +8,7 @@ WARNING_KINDS = (
     "unenforced constraint", "impossible schema", "invalid schema", "loose enum", "allOf conflict",
     "allOf cycle", "alias cycle", "dropped default", "unportable key", "unmatched overlay action",
     "overlay action", "unknown required key", "stray mapping", "rejected value", "$ref sibling",
-    "required default",
+    "required default", "operation reference", "empty input",
 )
 """The kinds of the warnings about a schema or an overlay: those an ``ignore`` entry may acknowledge."""
 
