@@ -178,3 +178,20 @@ def test_an_annotation_nests_at_most_64_types_and_a_flattened_union_is_one(tmp_p
     assert done.returncode == 1 and done.stdout == "", done.stdout
     assert done.stderr.strip() == ("lists.json:1:54: #/properties/l: a type nested 70 levels deep, more than the 64 an "
                                    "annotation may - give an inner level a name of its own")
+
+
+def test_a_value_shared_through_anchors_is_walked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """YAML anchors make one value the child of many: 16 levels of two aliases each are 65,536 paths
+    to the innermost list, and a walk per path (the nesting check before this test) is exponential in
+    the document's size; each container is walked a bounded number of times now."""
+    from schemagen.frontend import nesting
+
+    text = "a0: &a0 [1]\n" + "".join(f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}]\n" for i in range(1, 17))
+    walked: list[object] = []
+    items = nesting._items
+    monkeypatch.setattr(nesting, "_items", lambda value: (walked.append(value), items(value))[1])
+    from schemagen.frontend.read import parse
+
+    document = parse(text, ".yaml", "x.yaml")
+    assert document["a16"][0] is document["a16"][1] is document["a15"]  # one value, many parents
+    assert len(walked) <= 3 * 18, len(walked)

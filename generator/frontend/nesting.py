@@ -48,26 +48,46 @@ def position(text: str) -> tuple[int, int] | tuple[None, None]:
 
 
 def too_deep(document: Any) -> list[str | int] | None:
-    """The path to the first value at level ``MAX_NESTING + 1``, or ``None``; without recursion, each
-    value visited once (the path is the stack of the containers being walked)."""
-    if not isinstance(document, dict | list):
+    """The path to the first value at level ``MAX_NESTING + 1`` (in document order), or ``None``.
+
+    Without recursion, and each container once however many ways lead to it: a YAML anchor makes one
+    value the child of many (ten aliases of ten aliases… are paths without end; an anchor inside
+    itself, a loop). Each container's height is worked out from its children's (a loop: too deep);
+    then the path follows, level by level, the first child tall enough to reach the limit."""
+    limit = MAX_NESTING + 1
+    heights: dict[int, int] = {}  # (the values are alive while it runs: their ids are theirs)
+    if _height(document, heights, limit) < limit:
         return None
     path: list[str | int] = []
-    walks: list[Iterator[tuple[str | int, Any]]] = [_items(document)]
-    while walks:
-        step = next(walks[-1], None)
-        if step is None:
-            walks.pop()
-            if path:
-                path.pop()
+    node = document
+    for level in range(1, limit):
+        key, node = next((k, c) for k, c in _items(node) if _height(c, heights, limit) >= limit - level)
+        path.append(key)
+    return path
+
+
+def _height(value: Any, heights: dict[int, int], limit: int) -> int:
+    """Levels of containers from ``value`` down (0 for a scalar), at most ``limit``; ``heights`` keeps
+    each container's, and a container met inside itself counts as ``limit``."""
+    if not isinstance(value, dict | list):
+        return 0
+    if id(value) in heights:
+        return heights[id(value)]
+    walking = {id(value)}
+    stack: list[tuple[Any, Iterator[tuple[str | int, Any]]]] = [(value, _items(value))]
+    while stack:
+        node, children = stack[-1]
+        child = next((c for _, c in children if isinstance(c, dict | list) and id(c) not in heights
+                      and id(c) not in walking), None)
+        if child is not None:
+            walking.add(id(child))
+            stack.append((child, _items(child)))
             continue
-        key, child = step
-        if isinstance(child, dict | list):
-            path.append(key)
-            if len(walks) == MAX_NESTING:
-                return path
-            walks.append(_items(child))
-    return None
+        stack.pop()
+        walking.discard(id(node))
+        tallest = max((heights.get(id(c), limit) for _, c in _items(node) if isinstance(c, dict | list)), default=0)
+        heights[id(node)] = min(limit, tallest + 1)
+    return heights[id(value)]
 
 
 def _items(value: dict[str, Any] | list[Any]) -> Iterator[tuple[str | int, Any]]:
