@@ -172,3 +172,25 @@ def test_a_changed_referenced_file_is_a_run_to_do(tmp_path: Path) -> None:
     out = run(tmp_path, **{"api__components__schemas__Pet.json": {
         "type": "object", "properties": {"name": {"type": "integer"}}}})
     assert "name: int | UnsetType = UNSET" in out["api"]
+
+
+def test_a_referenced_json_schema_file_with_its_schema_keeps_its_dialect(tmp_path: Path) -> None:
+    """``$schema`` says how a file is read, whoever refers to it: ``nullable`` is no JSON Schema keyword."""
+    (tmp_path / "pyproject.toml").write_text('[[tool.schemagen.inputs]]\npath = "schemas/a.json"\n')
+    draft07 = {"$schema": "http://json-schema.org/draft-07/schema#", "title": "J", "type": "object",
+               "required": ["v"], "properties": {"v": {"type": "string", "nullable": True}}}
+    out = run(tmp_path, **{"a.json": document("3.0", {"j": {"$ref": "parts/J.json"}}), "parts__J.json": draft07})
+    assert "class J(Struct, kw_only=True):\n    v: str\n" in out["a"]
+
+
+def test_a_document_referred_to_for_a_component_gives_none_of_its_operations(tmp_path: Path) -> None:
+    """Its operations are its own input's (when it is one), not the referrer's: none of their warnings
+    (here a rejected example) is the referrer's."""
+    (tmp_path / "pyproject.toml").write_text('[[tool.schemagen.inputs]]\npath = "schemas/a.json"\n')
+    schema = {"type": "object", "properties": {"k": {"type": "string", "example": 3}}}
+    common = {**COMMON, "paths": {"/things": {"get": {"operationId": "listThings", "responses": {
+        "200": {"content": {"application/json": {"schema": schema}}}}}}}}
+    out = run(tmp_path, **{"a.json": document("3.0", {"b": {"$ref": "parts/common.json#/components/schemas/B"}}),
+                           "parts__common.json": common})
+    assert "class B(Struct" in out["a"] and "ListThings" not in out["a"], out["a"]
+    assert [str(w) for w in plan(load(tmp_path)).warnings if "/paths/" in str(w)] == []

@@ -14,6 +14,10 @@ from .openapi import PARTS, Part
 Dialect = Literal["auto", "jsonschema", "openapi"]
 
 
+SCHEMAS_ONLY: tuple[Part, ...] = ("schemas",)
+"""The scope of a document read for what another refers to in it."""
+
+
 def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialect, default_name: str,
               reporter: Reporter, wanted: Iterable[str] = (), locate: Locate | None = None,
               openapi_scope: Collection[Part] = PARTS) -> SchemaSet:
@@ -50,9 +54,10 @@ def normalise_referenced(display: str, document: Any, *, openapi_schemas: bool, 
     """A file that an input refers to: a document of its own dialect (an OpenAPI document, a component
     file, JSON Schema with its ``$schema``); a plain schema file read as the referrer writes schemas
     (``openapi_schemas``: with OpenAPI's keywords, as a split OpenAPI project's files are)."""
-    plain = isinstance(document, dict) and not ({"openapi", "swagger"} & document.keys()) \
+    plain = isinstance(document, dict) and not ({"openapi", "swagger", "$schema"} & document.keys()) \
         and openapi.component_name(document) is None
     if openapi_schemas and plain:
         return openapi.normalise_file(document, display, default_name, reporter, wanted, locate)
+    # a document referred to for its schemas: its operations are its own input's, if it is one
     return normalise([(display, document)], folder=False, dialect="auto", default_name=default_name,
-                     reporter=reporter, wanted=wanted, locate=locate)
+                     reporter=reporter, wanted=wanted, locate=locate, openapi_scope=SCHEMAS_ONLY)
