@@ -13,6 +13,7 @@ such a file too, under the key it was given (``http://json-schema.org/draft-07/s
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +67,7 @@ def _adopt(definitions: dict[str, Definition], own: list[str]) -> None:
                 and target in definitions and target not in moved:
             moved[target] = key
     for target, key in moved.items():
-        definitions[key] = Definition(key, definitions[key].name, definitions.pop(target).schema)
+        definitions[key] = replace(definitions[key], schema=definitions.pop(target).schema)
     if moved:
         _map_refs([d.schema for d in definitions.values()], lambda ref: moved.get(ref, ref) if isinstance(ref, str) else ref)
 
@@ -112,7 +113,7 @@ def _prefix(schemas: SchemaSet, file: str, home: str) -> None:
 
     for key, definition in list(schemas.definitions.items()):
         del schemas.definitions[key]
-        schemas.definitions[local(key)] = Definition(local(key), definition.name, definition.schema)
+        schemas.definitions[local(key)] = replace(definition, key=local(key))
     _map_refs([d.schema for d in schemas.definitions.values()], local)
 
 
