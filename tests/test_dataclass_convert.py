@@ -341,3 +341,14 @@ def test_random_schemas_and_payloads_read_alike() -> None:
 
     check()
     assert strict["accepted"] >= 40 and strict["refused"] >= 10, f"too few payloads checked strictly: {strict}"
+
+
+def test_a_member_reached_through_two_aliases_is_kept_once_not_dropped() -> None:
+    """``Id | MaybeId`` with ``MaybeId = Id | None`` meets ``Id``'s very members twice; widening
+    the strings must keep the ``int`` (a review found it dropped, with no warning)."""
+    pattern = ir.Constrained(ir.Scalar("str"), ir.Constraints(pattern="^a"))
+    declarations: dict[str, ir.Declaration] = {
+        "Id": ir.Alias("Id", ir.union(pattern, ir.Scalar("int")), None, False, None),
+        "MaybeId": ir.Alias("MaybeId", ir.union(ir.Ref("Id"), ir.Null()), None, False, None)}
+    widened = legal(ir.union(ir.Ref("Id"), ir.Ref("MaybeId")), declarations)
+    assert widened == ir.Union((ir.Scalar("str"), ir.Scalar("int"), ir.Null()))

@@ -132,8 +132,8 @@ def _one_object_kind(objects: list[ir.Type], declarations: Mapping[str, ir.Decla
 
 def _replace(members: list[ir.Type], group: list[ir.Type], by: ir.Type) -> list[ir.Type]:
     """``members`` with the members of ``group`` replaced by one ``by`` where the first of them stood."""
-    gone = set(map(id, group[1:]))  # the very members of ``group``, not others equal to them
-    return [by if m is group[0] else m for m in members if id(m) not in gone]
+    gone = set(map(id, group))  # the very members of ``group``, not others equal to them
+    return [by if m is group[0] else m for m in members if m is group[0] or id(m) not in gone]
 
 
 def _bare(t: ir.Type) -> ir.Type:
