@@ -19,7 +19,8 @@ def _builtin_templates() -> Path:
     regular one): there the folder is beside ``generator/``. ``find_spec`` rather than
     ``importlib.resources.files``: on Python 3.11 the latter gives a namespace package as a ``MultiplexedPath``,
     not a real folder, and its import (tempfile among others) adds some 3 ms to a run with nothing to do."""
-    spec = importlib.util.find_spec("schemagen._templates")
+    root = __name__.partition(".")[0]  # `schemagen` installed; the checkout's folder name when run from it
+    spec = importlib.util.find_spec(f"{root}._templates")
     if spec is not None and spec.submodule_search_locations:
         return Path(next(iter(spec.submodule_search_locations)))
     return Path(__file__).resolve().parent.parent.parent / "templates"
