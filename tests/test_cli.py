@@ -249,3 +249,11 @@ def test_strict_fails_a_check_and_ir_but_not_diff(project: Path) -> None:
     assert check.stderr.startswith("schemas/loose.json:1:")
     ir = run(project, "--strict", "ir", "schemas/loose.json")
     assert ir.returncode == 1 and ir.stdout == ""
+
+
+def test_a_pyproject_whose_tool_is_no_table_is_no_project_of_ours(tmp_path: Path) -> None:
+    """``render`` looks for the project above its input; ``tool = [1]`` is another tool's business."""
+    (tmp_path / "pyproject.toml").write_text("tool = [1]\n")
+    (tmp_path / "a.json").write_text('{"title": "A", "type": "string"}')
+    done = bare(tmp_path, "render", "--variant", "msgspec", "a.json")
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("A = str"), done.stderr

@@ -163,8 +163,8 @@ def find_root(path: Path) -> Path:
         if pyproject.is_file():
             try:
                 tools = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {})
-                if "schemagen" in tools or any(_near(name) for name in tools):  # (a misspelt one is reported)
-                    return folder
+                if isinstance(tools, dict) and ("schemagen" in tools or any(_near(name) for name in tools)):
+                    return folder  # (a misspelt one is reported)
             except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
                 return folder
     return path.parent
