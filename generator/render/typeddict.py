@@ -50,8 +50,7 @@ def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
         expression = ctx.annotate(f.type, lambda text: f"{qualifier}[{text}]")
         if f.default is not None:
             note = "Default: `" + json.dumps(f.default.value, ensure_ascii=False) + "`."
-    key = literals.string(f.wire_name) if functional(model) else f.wire_name
-    return FieldView(key, expression, None, field_doc(f, constraints_note(f.type, style, enforced=False), note))
+    return FieldView(f.wire_name, expression, None, field_doc(f, constraints_note(f.type, style, enforced=False), note))
 
 
 def alias_note(alias: ir.Alias, ctx: Context) -> str | None:

@@ -178,8 +178,10 @@ def declaration(d: ir.Declaration, ctx: Context) -> ClassView | AliasView | Enum
         explicit = ctx.imports.add("typing", "TypeAlias") if isinstance(d.type, ir.Null) else None
         return AliasView(d.name, ctx.annotate(d.type), doc(joined(d.doc, variant.alias_note(d, ctx)), ""), explicit)
     variant.class_imports(ctx.imports)
-    fields = tuple(variant.field(f, d, ctx) for f in d.fields if not variant.omitted(d, f))
-    if variant.functional(d):
+    kept = [f for f in d.fields if not variant.omitted(d, f)]
+    fields = tuple(variant.field(f, d, ctx) for f in kept)
+    if variant.functional(d):  # (asked once a class: it reads every field) each key its wire name, a literal
+        fields = tuple(v and replace(v, name=literals.string(f.wire_name)) for v, f in zip(fields, kept))
         return ClassView(d.name, variant.base, doc(_keys_doc(d), ""), fields, (), functional=True)  # type: ignore[arg-type]
     return ClassView(d.name, variant.base, doc(d.doc, INDENT), fields, variant.class_options(d, ctx))  # type: ignore[arg-type]
 
