@@ -207,3 +207,15 @@ def test_every_kind_of_warning_is_listed_and_documented() -> None:
     assert set(re.findall(r'kind="([^"]+)"', source)) == set(WARNING_KINDS)
     docs = (ROOT / "docs" / "command-line.md").read_text()
     assert [k for k in (*WARNING_KINDS, STALE_IGNORE) if f"`{k}`" not in docs] == []
+
+
+def test_a_stale_entry_is_placed_where_it_is_now_after_a_run_from_the_cache(tmp_path: Path) -> None:
+    """A run with nothing else changed is taken from the cache; its warnings name lines of
+    pyproject.toml, so a line added above the entry is a run to do (it gave the old line)."""
+    project = acknowledging(tmp_path / "p", 'ignore = ["untagged union"]\n')
+    first = run(project, "generate")
+    assert "pyproject.toml:2:11:" in first.stderr, first.stderr
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text("# a comment above\n" + pyproject.read_text())
+    again = run(project, "generate")
+    assert "pyproject.toml:3:11:" in again.stderr and "pyproject.toml:2:11:" not in again.stderr, again.stderr

@@ -56,6 +56,8 @@ def _plan(config: Config, sources: list[Input], store: Cache | None) -> Result:
     mapped = [(f"refs {prefix}", schema_files(folder, nested=True)) for prefix, folder in config.refs]
     if config.schemas.is_dir():
         mapped.append(("schema folder", schema_files(config.schemas, nested=True)))
+    # its text, not only its settings: a kept warning names a line of it (a `stale ignore` entry)
+    mapped.append(("configuration", [p for p in [config.root / "pyproject.toml"] if p.is_file()]))
     key = fingerprint(repr(config), config.templates,
                       [(repr(s), [*s.files, *(o.path for o in s.overlays)]) for s in sources] + mapped)
     results = Results(store, repr(config), key) if store is not None and key is not None else None
