@@ -194,3 +194,17 @@ def test_a_document_referred_to_for_a_component_gives_none_of_its_operations(tmp
                            "parts__common.json": common})
     assert "class B(Struct" in out["a"] and "ListThings" not in out["a"], out["a"]
     assert [str(w) for w in plan(load(tmp_path)).warnings if "/paths/" in str(w)] == []
+
+
+def test_whether_a_file_constrains_nothing_is_asked_once_a_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every reference to such a file is ``Any``; the file is read for it once, not once a reference."""
+    from schemagen.project import link
+
+    asked: list[str] = []
+    real = link.constrains_nothing
+    monkeypatch.setattr(link, "constrains_nothing", lambda target, *a: (asked.append(target.display), real(target, *a))[1])
+    refs = {f"p{i}": {"$ref": "empty.json"} for i in range(5)}
+    out = run(tmp_path, **{"a.json": {"title": "A", "type": "object", "properties": refs},
+                           "empty.json": {"$schema": "http://json-schema.org/draft-07/schema#"}})
+    assert "p4: Any | UnsetType = UNSET" in out["a"], out["a"]
+    assert asked == ["schemas/empty.json"]

@@ -33,6 +33,8 @@ class Linker:
         self.library = Library(config.root, folder or config.schemas, frozenset(self.by_file), mapped, where)
         self.done: dict[str, tuple[ir.Module | SchemaError, list[Diagnostic]]] = {}
         self.active: list[str] = []
+        self.empty: dict[str, bool] = {}
+        """Inputs whose root constrains nothing (``pipeline.constrains_nothing``), asked once a run."""
 
     def lower(self, source: Input) -> tuple[ir.Module, list[Diagnostic]]:
         """The IR of ``source`` and its warnings (once per run); raises ``SchemaError``."""
@@ -52,6 +54,11 @@ class Linker:
             raise result
         return result, warnings
 
+    def _empty(self, target: Input) -> bool:
+        if target.display not in self.empty:
+            self.empty[target.display] = constrains_nothing(target, self.root, self.stages)
+        return self.empty[target.display]
+
     def resolve(self, ref: str, where: Location) -> ir.Type:
         """The type ``ref`` names in another input; raises ``SchemaError`` saying why not."""
         file, _, pointer = ref.partition("#")
@@ -69,7 +76,7 @@ class Linker:
             raise SchemaError([Diagnostic(where, f"{file!r} has errors of its own (reported for it)")]) from None
         names = {d.origin.pointer: d.name for d in module.declarations if d.origin and d.origin.path == file}
         if pointer not in names:
-            if pointer == "" and constrains_nothing(target, self.root, self.stages):
+            if pointer == "" and self._empty(target):
                 return ir.AnyType()  # as `{}` is
             raise SchemaError([Diagnostic(where, f"{file!r} declares nothing at #{pointer}",
                                           "refer to one of its definitions")])
