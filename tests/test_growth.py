@@ -195,3 +195,20 @@ def test_a_value_shared_through_anchors_is_walked_once(monkeypatch: pytest.Monke
     document = parse(text, ".yaml", "x.yaml")
     assert document["a16"][0] is document["a16"][1] is document["a15"]  # one value, many parents
     assert len(walked) <= 3 * 18, len(walked)
+
+
+def test_a_document_within_the_limit_that_this_process_cannot_read_is_not_said_to_pass_it() -> None:
+    """Read in a process with Python's own recursion limit (a test, a library caller), 995 levels
+    fail inside ``json.loads``: that is said as what it is, not as more than the 1,000 levels."""
+    from schemagen.diagnostics import SchemaError
+    from schemagen.frontend.read import parse
+
+    depth = MAX_NESTING - 5
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(MAX_NESTING)
+    try:
+        with pytest.raises(SchemaError) as caught:
+            parse("[" * depth + "]" * depth, ".json", "x.json")
+    finally:
+        sys.setrecursionlimit(limit)
+    assert "recursion limit (1000)" in str(caught.value) and "more than 1000" not in str(caught.value)

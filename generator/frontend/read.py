@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -38,8 +39,12 @@ def parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any]
     YAML errors are reported with their line and column. It may nest ``nesting.MAX_NESTING`` deep."""
     try:
         value = _parse(text, suffix, display, yaml_parse)
-    except RecursionError:  # far past the limit: the parser gives up before it can be checked
+    except RecursionError:  # the parser gave up before the limit could be checked
         line, column = nesting.position(text) if suffix == ".json" else (None, None)
+        if line is None and suffix == ".json":  # within the limit: this process recurses less deep
+            raise _fail(Location(display), f"the document nests deeper than Python's recursion limit "
+                                           f"({sys.getrecursionlimit()}) lets it be read here",
+                        "run it through the schemagen command, which reads 1000 levels") from None
         raise _fail(Location(display, line=line, column=column), nesting.MESSAGE, nesting.HINT) from None
     nesting.check(value, text, suffix == ".json", display)
     return value
