@@ -35,3 +35,13 @@ def test_a_list_of_a_type_with_no_value_is_empty(item: ir.Type) -> None:
 def test_a_list_that_needs_an_item_of_no_value_has_none() -> None:
     assert lists(st.nothing(), min_size=1).is_empty
     assert not lists(st.integers(), min_size=1).is_empty
+
+
+@pytest.mark.parametrize("value", [ELSEWHERE, ir.Ref("Holder")], ids=["other input", "model that needs one"])
+def test_a_map_of_a_type_with_no_value_is_empty(value: ir.Type) -> None:
+    @settings(max_examples=5)
+    @given(payloads(ir.Map(value), DECLARATIONS))
+    def check(found: Any) -> None:
+        assert found == {}
+
+    check()
