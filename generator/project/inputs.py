@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, Location, SchemaError
-from ..frontend.dialects.openapi import COMPONENTS, component_name
+from ..frontend.components import COMPONENTS, component_name
 from ..frontend.overlays import sniff
 from ..frontend.read import SUFFIXES, read_document, read_text, schema_files
 from ..names import identifier

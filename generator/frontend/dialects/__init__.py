@@ -6,6 +6,7 @@ from collections.abc import Collection, Iterable
 from typing import Any, Literal
 
 from ...diagnostics import Diagnostic, Location, Reporter, SchemaError
+from ..components import component_name
 from ..schema import SchemaSet
 from . import jsonschema, openapi
 from .jsonschema import Locate
@@ -25,7 +26,7 @@ def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialec
     ``openapi_scope``: what of a whole OpenAPI 3 document is generated (``openapi.PARTS``).
     ``wanted``: pointers into a JSON Schema document that other files refer to (see ``bundle``);
     ``locate``: the files URLs stand for (``jsonschema.Locate``)."""
-    if folder or (dialect != "jsonschema" and len(documents) == 1 and openapi.component_name(documents[0][1])):
+    if folder or (dialect != "jsonschema" and len(documents) == 1 and component_name(documents[0][1])):
         if dialect == "jsonschema":
             raise SchemaError([Diagnostic(Location(documents[0][0]), "a folder input must hold OpenAPI component files")])
         return openapi.normalise_components(documents, reporter)
@@ -55,7 +56,7 @@ def normalise_referenced(display: str, document: Any, *, openapi_schemas: bool, 
     file, JSON Schema with its ``$schema``); a plain schema file read as the referrer writes schemas
     (``openapi_schemas``: with OpenAPI's keywords, as a split OpenAPI project's files are)."""
     plain = isinstance(document, dict) and not ({"openapi", "swagger", "$schema"} & document.keys()) \
-        and openapi.component_name(document) is None
+        and component_name(document) is None
     if openapi_schemas and plain:
         return openapi.normalise_file(document, display, default_name, reporter, wanted, locate)
     # a document referred to for its schemas: its operations are its own input's, if it is one

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, pointer
+from ..components import COMPONENTS, component_name
 from ..lint import rejected
 from ..read import SUFFIXES
 from ..schema import Definition, Schema, SchemaSet, wrap
@@ -16,7 +17,6 @@ from .common import (boolean_exclusive_bounds, drop_extensions, file_ref, map_su
                      write_only_not_required)
 from .jsonschema import Locate, refs_of
 
-COMPONENTS = "#/components/schemas/"
 #: OpenAPI annotations with no bearing on the type (``example`` is checked against its schema first).
 DROPPED = ("example", "externalDocs", "xml", "readOnly", "writeOnly")
 #: The ``example`` values of a document: (where, value, the canonical schema it is an example of).
@@ -26,15 +26,6 @@ Part = Literal["schemas", "operations"]
 PARTS: tuple[Part, ...] = ("schemas", "operations")
 """What of a whole OpenAPI 3 document is generated: ``components.schemas``, the bodies its operations use."""
 ANNOTATIONS = ("title", "description", "default", "deprecated", "examples")
-
-
-def component_name(document: Any) -> str | None:
-    """The component a single-component file declares through its ``$id``, if any."""
-    if isinstance(document, dict):
-        ident = document.get("$id")
-        if isinstance(ident, str) and ident.startswith(COMPONENTS) and len(ident) > len(COMPONENTS):
-            return ident[len(COMPONENTS):]
-    return None
 
 
 def normalise_document(document: dict[str, Any], display: str, reporter: Reporter,
