@@ -13,6 +13,7 @@ from typing import Any
 
 from ...diagnostics import Location, Reporter, few, pointer
 from ..schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
+from .common import follow
 
 #: Siblings that only describe the reference: ignoring them or not gives the same type. (``default``
 #: is the field's default beside a reference in every dialect, as drafts 4 to 7 have it too.)
@@ -31,7 +32,7 @@ def check(document: dict[str, Any], container: tuple[str, ...], display: str, ve
         ref = node.get("$ref")
         if not isinstance(ref, str) or len(node) == 1:
             continue
-        target = _follow(document, ref)
+        target = follow(document, ref[1:]) if ref.startswith("#/") else None
         changed = [k for k, v in node.items() if isinstance(k, str) and k not in ANNOTATIONS
                    and not k.startswith("x-") and not _same(k, v, target)]
         if changed:
@@ -56,17 +57,6 @@ def _same(key: str, value: Any, target: Any) -> bool:
             "array" if "items" in target else None
         return bool(value == implied)
     return key in target and target[key] == value
-
-
-def _follow(document: Any, ref: str) -> Any:
-    """The raw schema a local reference names (``None`` when it names none)."""
-    if not ref.startswith("#/"):
-        return None
-    node = document
-    for raw in ref[2:].split("/"):
-        token = raw.replace("~1", "/").replace("~0", "~")
-        node = node.get(token) if isinstance(node, dict) else None
-    return node
 
 
 def _walk(schemas: dict[str, Any], here: str) -> Iterator[tuple[dict[str, Any], str]]:
