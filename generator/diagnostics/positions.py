@@ -5,6 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 
+def line_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based (line, column) of the character at ``offset`` of ``text``."""
+    return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
+
+
 def locate(file: Path, pointer: str) -> tuple[int, int] | None:
     """1-based (line, column) of the value at ``pointer``, or of its nearest parent that exists."""
     if file.suffix == ".toml":  # pyproject.toml

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Diagnostic, Location, pointer
+from ..diagnostics.positions import line_column
 
 scanstring: Callable[[str, int], tuple[str, int]] = getattr(json.decoder, "scanstring")  # (not in typeshed)
 
@@ -105,5 +106,4 @@ class _Scan:
         return at
 
     def _position(self, offset: int) -> tuple[int, int]:
-        line = self.text.count("\n", 0, offset) + 1
-        return line, offset - (self.text.rfind("\n", 0, offset) + 1) + 1
+        return line_column(self.text, offset)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..diagnostics import Diagnostic, Location, SchemaError, pointer
+from ..diagnostics.positions import line_column
 
 MAX_NESTING = 1000
 """Objects and arrays inside each other, the document itself the first (docs/command-line.md). A
@@ -40,8 +41,7 @@ def position(text: str) -> tuple[int, int] | tuple[None, None]:
         if kind in "[{":
             level += 1
             if level > MAX_NESTING:
-                at = token.start()
-                return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+                return line_column(text, token.start())
         elif kind in "]}":
             level -= 1
     return None, None
