@@ -133,14 +133,19 @@ def _capped() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
+def _render(path: Path, variant: str = "msgspec") -> subprocess.CompletedProcess[str]:
+    """``schemagen render`` of ``path``, in a process capped at ``MEMORY``."""
+    return subprocess.run([sys.executable, "-m", "schemagen", "render", "--variant", variant, str(path)],
+                          capture_output=True, text=True, timeout=300, preexec_fn=_capped)
+
+
 @pytest.mark.parametrize("shape", sorted(DEEPEST))
 def test_the_deepest_document_the_limit_lets_through_is_generated(shape: str, tmp_path: Path) -> None:
     """Until #22, a 2 KB document of inline objects 26 deep took 1.3 GB and one 50 deep all the memory."""
     path = tmp_path / "deep.json"
     size, variant = DEEPEST[shape]
     _write(path, SHAPES[shape](size))
-    done = subprocess.run([sys.executable, "-m", "schemagen", "render", "--variant", variant, str(path)],
-                          capture_output=True, text=True, timeout=300, preexec_fn=_capped)
+    done = _render(path, variant)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.count("class ") >= size
 
@@ -148,20 +153,10 @@ def test_the_deepest_document_the_limit_lets_through_is_generated(shape: str, tm
 def test_a_document_past_the_limit_is_a_located_error(tmp_path: Path) -> None:
     path = tmp_path / "deep.json"
     _write(path, SHAPES["depth"](MAX_NESTING // 2 + 1))
-    done = subprocess.run([sys.executable, "-m", "schemagen", "render", "--variant", "msgspec", str(path)],
-                          capture_output=True, text=True, timeout=120, preexec_fn=_capped)
+    done = _render(path)
     assert done.returncode == 1 and "Traceback" not in done.stderr and done.stdout == ""
     assert done.stderr.startswith(f"{path.name}:1:") and "/properties/x/properties/x" in done.stderr, done.stderr
     assert f"the document nests more than {MAX_NESTING} levels deep" in done.stderr
-
-
-if __name__ == "__main__":  # what test_doubling_a_shape_at_most_doubles_the_work runs: SHAPE FOLDER
-    print(json.dumps(_measure(sys.argv[1], Path(sys.argv[2]))))
-
-
-def _render(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "schemagen", "render", "--variant", "msgspec", str(path)],
-                          capture_output=True, text=True, timeout=120)
 
 
 def test_an_annotation_nests_at_most_64_types_and_a_flattened_union_is_one(tmp_path: Path) -> None:
@@ -212,3 +207,7 @@ def test_a_document_within_the_limit_that_this_process_cannot_read_is_not_said_t
     finally:
         sys.setrecursionlimit(limit)
     assert "recursion limit (1000)" in str(caught.value) and "more than 1000" not in str(caught.value)
+
+
+if __name__ == "__main__":  # what test_doubling_a_shape_at_most_doubles_the_work runs: SHAPE FOLDER
+    print(json.dumps(_measure(sys.argv[1], Path(sys.argv[2]))))
