@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,7 +38,9 @@ from schemagen.compare.sides import Side
 from schemagen.compare.values import FORMATTED, Builder, NoValue
 from schemagen.diagnostics import SchemaError
 
-EXAMPLES = int(os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES") or 40)
+from conftest import examples
+
+EXAMPLES = examples(40)
 PAYLOADS = 20
 DIALECT = Dialect("/$defs")
 NAMES = ["A", "B", "C"]

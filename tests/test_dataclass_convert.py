@@ -15,7 +15,6 @@ code (black's, standalone, names reserved, threads): tests/test_dataclass_conver
 from __future__ import annotations
 
 import json
-import os
 import re
 import tempfile
 from collections import Counter
@@ -29,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import bench_module
+from conftest import bench_module, examples
 from fuzz_strategies import documents, model_documents
 from schemagen import ir, render
 from schemagen.diagnostics import Reporter
@@ -304,7 +303,6 @@ def _differs(model: ir.Model, declarations: dict[str, ir.Declaration]) -> bool:
     return False
 
 
-LONG_RUN = os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES")
 """Set (as ``make fuzz`` sets it for tests/test_fuzz.py): that many random examples, not the same 150."""
 
 
@@ -312,7 +310,7 @@ def test_random_schemas_and_payloads_read_alike() -> None:
     """Random documents, mostly of objects; payloads of their classes' IR, broken or not."""
     strict: Counter[str] = Counter()
 
-    @settings(max_examples=int(LONG_RUN or 150), suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(150), suppress_health_check=list(HealthCheck))
     @given(st.data())
     def check(data: st.DataObject) -> None:
         case = data.draw(st.one_of(model_documents(), model_documents(), model_documents(), documents()),

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.strategies import SearchStrategy
 from mypy import api
 
-from conftest import bench_module
+from conftest import bench_module, examples
 from fuzz_strategies import Case, documents, mutations
 from schemagen.diagnostics import SchemaError
 from schemagen.project.config import ALL_VARIANTS
@@ -39,8 +39,7 @@ RENDERER = Renderer(None, RenderOptions())
 corpus = bench_module("corpus")
 """bench/corpus.py, for ``exec_module`` and ``check_msgspec_types``."""
 
-LONG_RUN = os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES")
-EXAMPLES = int(LONG_RUN) if LONG_RUN else 50
+EXAMPLES = examples(50)
 MYPY_SAMPLE = int(os.environ.get("SCHEMAGEN_FUZZ_MYPY_SAMPLE", "300"))
 
 PROFILE = settings(max_examples=EXAMPLES, suppress_health_check=list(HealthCheck))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
-import os
 import re
 import sys
 import time
@@ -27,7 +26,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from mypy import api
 
-from conftest import bench_module, shared
+from conftest import bench_module, examples, shared
 from corpus_tools import (defined_names, error_kind, group, mypy_errors, offending_type, source_line,
                           summarise_warnings)
 from schemagen import ir
@@ -341,7 +340,6 @@ def test_the_dataclass_variant_reads_every_example_as_msgspec_reads_it(corpus: C
     assert not problems, f"{len(problems)} examples read otherwise:\n" + "\n".join(problems[:30])
 
 
-LONG_RUN = os.environ.get("SCHEMAGEN_FUZZ_EXAMPLES")
 """Set: that many random examples (and a random seed), not the same 40."""
 FORMATS = re.compile(r"Invalid (RFC3339|ISO8601|UUID|decimal|base64)|Only units|Duration is out")
 """The dataclass variant's messages for a format: the oracle asserts none."""
@@ -389,7 +387,7 @@ def test_every_union_reads_as_the_schema_says(corpus: Corpus, record_property: R
     outcomes: Counter[str] = Counter()
     problems: list[str] = []
 
-    @settings(max_examples=int(LONG_RUN or 40), deadline=None, derandomize=not LONG_RUN, database=None,
+    @settings(max_examples=examples(40), deadline=None,
               suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
     @given(st.data())
     def check(data: st.DataObject) -> None:

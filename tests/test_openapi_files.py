@@ -15,6 +15,8 @@ from schemagen.diagnostics import SchemaError
 from schemagen.project.config import load
 from schemagen.project.plan import plan
 
+from conftest import examples
+
 OPENAPI = {"3.0": "3.0.3", "3.1": "3.1.0"}
 
 
@@ -105,7 +107,7 @@ def test_no_reference_string_is_a_traceback(tmp_path: Path, ref: str, dialect: s
     check_no_traceback(tmp_path, ref, dialect)
 
 
-@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ref=st.text(st.sampled_from("./#%~:ab\x00é"), max_size=12) | st.text(max_size=20))
 def test_no_random_reference_string_is_a_traceback(tmp_path: Path, ref: str) -> None:
     for dialect in ("openapi", "jsonschema"):
