@@ -211,3 +211,31 @@ def test_a_document_within_the_limit_that_this_process_cannot_read_is_not_said_t
 
 if __name__ == "__main__":  # what test_doubling_a_shape_at_most_doubles_the_work runs: SHAPE FOLDER
     print(json.dumps(_measure(sys.argv[1], Path(sys.argv[2]))))
+
+
+def test_defaults_along_a_ref_chain_are_looked_up_once_a_target(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """n properties that refer to the head of an n-link ``$ref`` chain: each property's default is
+    looked for along the chain (``lower.references.default``), a loop whose steps make no call, so the
+    schema look-ups are counted. Each target answered once, they grow as the schema does."""
+    from schemagen.diagnostics import Reporter
+    from schemagen.frontend.schema import Schema
+    from schemagen.project.inputs import Input
+    from schemagen.project.pipeline import to_ir
+
+    def chain(n: int) -> dict[str, Any]:
+        defs: dict[str, Any] = {f"R{i}": {"$ref": f"#/$defs/R{i + 1}"} for i in range(n)}
+        defs[f"R{n}"] = {"type": "object", "properties": {"x": {"type": "string"}}}
+        return {"title": "Refs", "type": "object", "$defs": defs,
+                "properties": {f"p{i}": {"$ref": "#/$defs/R0"} for i in range(n)}}
+
+    looked = [0]
+    get = Schema.get
+    monkeypatch.setattr(Schema, "get", lambda self, *a: (looked.__setitem__(0, looked[0] + 1), get(self, *a))[1])
+    work = []
+    for n in (50, 100, 200):
+        path = tmp_path / f"chain{n}.json"
+        path.write_text(json.dumps(chain(n)), encoding="utf-8")
+        looked[0] = 0
+        to_ir(Input("chain", path, path.name), tmp_path, Reporter())
+        work.append(looked[0])
+    assert _linear(work), work

@@ -4,7 +4,7 @@ back into (the lowering they are part of, ``lowering.Lowering``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .. import ir
@@ -55,6 +55,8 @@ class Scope:
     external: External | None
     anything: frozenset[str] = frozenset()
     """Keys a ``$ref`` names that constrain nothing, declared by nothing (``SchemaSet.anything``): ``Any``."""
+    defaults: dict[str, ir.Default | None] = field(default_factory=dict)
+    """The default each definition gives a property that refers to it (``references.default``), once found."""
 
 
 class Context(Protocol):

@@ -41,18 +41,26 @@ def default(lw: Context, schema: Schema) -> ir.Default | None:
     to (through ``$ref``, and a lone ``allOf`` member), the nearest first: pydantic writes a model
     field's default on the referenced schema (``{"$ref": "#/$defs/Usage"}`` with ``Usage``'s
     ``default: null``)."""
-    seen: set[str] = set()
+    known = lw.scope.defaults  # (each target's answer found once: many properties refer along one chain)
+    followed: list[str] = []
+    found: ir.Default | None = None
     while "default" not in schema:
         members = schema.get("allOf")
         if "$ref" not in schema and isinstance(members, list) and len(members) == 1 and isinstance(members[0], Schema):
             schema = members[0]
             continue
         target = schema.get("$ref")
-        if not isinstance(target, str) or target not in lw.scope.definitions or target in seen:
-            return None
-        seen.add(target)
+        if isinstance(target, str) and target in known:
+            found = known[target]
+            break
+        if not isinstance(target, str) or target not in lw.scope.definitions or target in followed:
+            break
+        followed.append(target)
         schema = lw.scope.definitions[target].schema
-    return ir.Default(schema["default"])
+    else:
+        found = ir.Default(schema["default"])
+    known.update(dict.fromkeys(followed, found))
+    return found
 
 
 def kinds_beside(lw: Context, schema: Schema, target: str) -> list[ir.Type]:
