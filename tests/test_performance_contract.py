@@ -379,7 +379,7 @@ def test_the_command_with_nothing_changed_imports_no_stage(project: Path, cache_
     imported = {line.split("|")[-1].strip() for line in again.stderr.splitlines() if line.startswith("import time:")}
     assert "schemagen.cache.fingerprint" in imported
     assert not imported & {"black", "jinja2", "jsonschema", "yaml", "schemagen.lower", "schemagen.project.pipeline",
-                           "schemagen.frontend.dialects"}
+                           "schemagen.frontend.dialects", "schemagen.diagnostics.toml_positions"}
 
 
 

@@ -10,8 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostic, Location, SchemaError
-from . import nesting
-from .duplicates import DuplicateKeys, diagnostics, json_loads
 
 SUFFIXES = (".json", ".yaml", ".yml")
 
@@ -37,6 +35,8 @@ def read_text(path: Path, display: str) -> str:
 def parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any] | None = None) -> Any:
     """The value of a file's text; ``yaml_parse``: what parses YAML (default ``load_yaml``), whose
     YAML errors are reported with their line and column. It may nest ``nesting.MAX_NESTING`` deep."""
+    from . import nesting  # (here: a run with nothing to do lists files, and parses none)
+
     try:
         value = _parse(text, suffix, display, yaml_parse)
     except RecursionError:  # the parser gave up before the limit could be checked
@@ -51,6 +51,8 @@ def parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any]
 
 
 def _parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any] | None) -> Any:
+    from .duplicates import DuplicateKeys, diagnostics, json_loads
+
     if suffix == ".json":
         try:
             return json_loads(text)
@@ -82,6 +84,8 @@ def load_yaml(text: str) -> Any:
     finally:
         loader.dispose()
     if found:
+        from .duplicates import DuplicateKeys
+
         raise DuplicateKeys(found)
     return value
 

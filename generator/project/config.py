@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic, Location, SchemaError, pointer
-from ..diagnostics.toml_positions import locate_toml
 from ..render.options import RenderOptions
 from . import command, ignores, refmap
 
@@ -132,6 +131,8 @@ def _located(problem: Diagnostic, text: str) -> Diagnostic:
     else of the nearest table written; the first line when there is none."""
     if problem.location.path != "pyproject.toml" or problem.location.line is not None:
         return problem
+    from ..diagnostics.toml_positions import locate_toml  # (only where there is a problem)
+
     line, column = locate_toml(text, problem.location.pointer) or (1, 1)
     return replace(problem, location=replace(problem.location, line=line, column=column))
 

@@ -23,7 +23,6 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, Location
 from ..diagnostics.kinds import STALE_IGNORE, WARNING_KINDS
-from ..diagnostics.toml_positions import locate_toml
 
 _CANONICAL = {kind.lower().replace("-", " "): kind for kind in WARNING_KINDS}
 
@@ -97,6 +96,8 @@ def stale(entries: Iterable[Ignore], used: set[Ignore], root: Path) -> list[Diag
     unused = [e for e in entries if e not in used]
     if not unused:
         return []
+    from ..diagnostics.toml_positions import locate_toml  # (only where an entry is stale)
+
     try:
         text = (root / "pyproject.toml").read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
