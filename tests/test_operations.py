@@ -105,11 +105,96 @@ def test_a_document_that_declares_nothing_is_a_warning_naming_the_file(tmp_path:
         "components.schemas and the JSON bodies of its operations (as openapi_scope says)"]
 
 
-def test_a_body_in_another_file_is_a_warning_not_a_crash(tmp_path: Path) -> None:
-    document = {**SHOP, "paths": {"/a": {"get": {"responses": {"200": {"$ref": "responses.yaml#/Ok"}}}}}}
-    _, reporter = lowered(tmp_path, document)
-    assert [w.message for w in reporter.warnings] == [
-        "'responses.yaml#/Ok' is not in this document: the bodies it holds are not generated"]
+def split(tmp_path: Path, files: dict[str, Any]) -> Path:
+    """A split project in ``tmp_path/schemas`` (``openapi.json`` its root): the file name → its value."""
+    for name, value in files.items():
+        (tmp_path / "schemas" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "schemas" / name).write_text(json.dumps(value))
+    return tmp_path / "schemas" / "openapi.json"
+
+
+def split_ir(tmp_path: Path, files: dict[str, Any]) -> tuple[ir.Module, Reporter]:
+    path = split(tmp_path, files)
+    reporter = Reporter()
+    return to_ir(Input("shop", path, "schemas/openapi.json"), tmp_path, reporter), reporter
+
+
+def root(paths: dict[str, Any], **components: Any) -> dict[str, Any]:
+    return {"openapi": "3.1.0", "info": SHOP["info"], "paths": paths, "components": components}
+
+
+ONE_INPUT = '[tool.schemagen]\n[[tool.schemagen.inputs]]\npath = "schemas/openapi.json"\n'
+PROBLEM = {"allOf": [{"$ref": "../schemas/Problem.json"},
+                     {"type": "object", "properties": {"id": {"$ref": "#/$defs/Id"}}}]}
+
+
+def test_a_path_item_in_another_file_gives_its_bodies_which_refer_from_where_they_are(tmp_path: Path) -> None:
+    """A split project: ``paths/*.json`` refer to ``schemas/*.json`` from where they are, and to a
+    response kept as a file of its own; the root names the files."""
+    module, reporter = split_ir(tmp_path, {
+        "openapi.json": root({"/pets": {"$ref": "./paths/pets.json"}, "/pets/{id}": {"$ref": "paths/pet.json#/item"}},
+                             responses={"Gone": body({"type": "object", "properties": {"at": {"type": "string"}}})}),
+        "paths/pets.json": {"get": {"operationId": "listPets", "responses": {
+            "200": body({"type": "array", "items": {"$ref": "../schemas/Pet.json"}}),
+            "404": {"$ref": "../responses/NotFound.json"},
+            "410": {"$ref": "../openapi.json#/components/responses/Gone"}}}},
+        "paths/pet.json": {"item": {"get": {"responses": {"200": body({"$ref": "../schemas/Pet.json"}),
+                                                          "404": {"$ref": "../responses/NotFound.json"}}}}},
+        "responses/NotFound.json": {"$defs": {"Id": {"type": "string"}},
+                                    **body(PROBLEM, "application/problem+json")},
+        "schemas/Pet.json": {"title": "Pet", "type": "object", "properties": {"name": {"type": "string"}}},
+        "schemas/Problem.json": {"title": "Problem", "type": "object", "properties": {"title": {"type": "string"}}},
+    })
+    assert not reporter.warnings
+    assert {d.name: (d.origin.path, d.origin.pointer) for d in module.declarations if d.origin} == {
+        "ListPetsResponse": ("schemas/paths/pets.json", "/get/responses/200/content/application~1json/schema"),
+        "NotFoundResponse": ("schemas/responses/NotFound.json", "/content/application~1problem+json/schema"),
+        "GoneResponse": ("schemas/openapi.json", "/components/responses/Gone/content/application~1json/schema"),
+        "Pet": ("schemas/schemas/Pet.json", ""),
+        "Id": ("schemas/responses/NotFound.json", "/$defs/Id"),
+    }
+    [found] = [d for d in module.declarations if d.name == "NotFoundResponse"]
+    assert isinstance(found, ir.Model)
+    assert [(f.wire_name, f.type) for f in found.fields] == [("title", ir.Scalar("str")), ("id", ir.Ref("Id"))]
+
+
+def test_a_cycle_of_path_item_references_across_files_ends(tmp_path: Path) -> None:
+    module, reporter = split_ir(tmp_path, {"openapi.json": root({"/a": {"$ref": "a.json"}}),
+                                           "a.json": {"$ref": "b.json"}, "b.json": {"$ref": "./a.json"}})
+    assert module.declarations == ()
+    assert [w.message for w in reporter.warnings] == ["declares nothing: its modules are empty"]
+
+
+@pytest.mark.parametrize(("ref", "said"), [
+    ("paths/missing.json", "#/paths/~1a/$ref: no file 'schemas/paths/missing.json' - fix the reference"),
+    ("../../outside.json", "#/paths/~1a/$ref: '../outside.json' is outside the schema "
+                           "folder: it is not read - vendor it into the schema folder"),
+])
+def test_a_path_item_file_that_is_not_read_is_a_located_error(tmp_path: Path, ref: str, said: str) -> None:
+    split(tmp_path, {"openapi.json": root({"/a": {"$ref": ref}})})
+    (tmp_path / "outside.json").write_text("{}")
+    (tmp_path / "pyproject.toml").write_text(ONE_INPUT)
+    assert said in fails(tmp_path)
+
+
+def test_a_broken_path_item_file_is_reported_with_the_other_problems(tmp_path: Path) -> None:
+    split(tmp_path, {"openapi.json": root({"/a": {"$ref": "a.json"}, "/b": {"$ref": "b.json"}})})
+    (tmp_path / "schemas" / "a.json").write_text('{"get": ')
+    (tmp_path / "pyproject.toml").write_text(ONE_INPUT)
+    err = fails(tmp_path)
+    assert "schemas/a.json:1:9" in err and "no file 'schemas/b.json'" in err
+
+
+@pytest.mark.parametrize(("ref", "said"), [
+    ("https://example.com/paths.json", "'https://example.com/paths.json' is no file of the schema folder: "
+                                       "the bodies it holds are not generated"),
+    ("#/components/pathItems/Nothing", "'#/components/pathItems/Nothing' names nothing: the bodies it would hold are not generated"),
+    ("other.json#anchor", "'other.json#anchor' names nothing: the bodies it would hold are not generated"),
+])
+def test_a_path_item_reference_that_finds_nothing_is_a_warning(tmp_path: Path, ref: str, said: str) -> None:
+    _, reporter = split_ir(tmp_path, {"openapi.json": root({"/a": {"$ref": ref}}, schemas={"A": {"type": "string"}}),
+                                      "other.json": {}})
+    assert [(w.location.pointer, w.message) for w in reporter.warnings] == [("/paths/~1a/$ref", said)]
 
 
 def test_the_parts_are_the_same_in_config_and_dialect() -> None:

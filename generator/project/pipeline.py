@@ -105,7 +105,7 @@ def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter
     library = library or Library(root, source.path.parent, frozenset({source.display}))
     schemas = normalise(documents, folder=source.path.is_dir(), dialect=source.dialect,
                         default_name=pascal(source.path.stem) or "Model", reporter=reporter, locate=library.locate,
-                        openapi_scope=source.openapi_scope)
+                        openapi_scope=source.openapi_scope, files=library)
     if source.path.is_file():
         schemas = bundle(schemas, source.display, library, reporter)
     stages.check(schemas, reporter)

@@ -95,6 +95,20 @@ def file_ref(ref: str, referrer: str) -> str | None:
     return f"{'' if target == urldefrag(referrer)[0] else target}#{unquote(fragment)}"
 
 
+def home_ref(ref: str, referrer: str, home: str | None) -> str:
+    """``ref`` written in ``referrer`` as the document ``home`` writes it: ``#/…`` for a place in
+    ``home``, ``file#/…`` for a place in any other file (``file_ref``; a fragment alone stays local
+    to ``referrer``). Without ``home``, ``referrer`` is the home."""
+    found = file_ref(ref, referrer)
+    if home is None or referrer == home:
+        return found or ref
+    if found is None:
+        return referrer + ref if ref.startswith("#") else ref
+    target, _, fragment = found.partition("#")
+    target = target or referrer
+    return ("" if target == home else target) + "#" + fragment
+
+
 def write_only_not_required(schema: Schema) -> Schema:
     """``schema`` without its ``writeOnly`` properties in ``required``: such a property is sent, never
     returned ("never present when the instance is retrieved"), and a class is read as a response body

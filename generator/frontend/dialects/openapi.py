@@ -13,7 +13,7 @@ from ..lint import rejected
 from ..read import SUFFIXES
 from ..schema import Definition, Schema, SchemaSet, wrap
 from . import jsonschema, operations, ref_siblings
-from .common import (boolean_exclusive_bounds, drop_extensions, file_ref, map_subschemas, not_a_schema,
+from .common import (boolean_exclusive_bounds, drop_extensions, file_ref, home_ref, map_subschemas, not_a_schema,
                      write_only_not_required)
 from .jsonschema import Locate, refs_of
 
@@ -29,10 +29,11 @@ ANNOTATIONS = ("title", "description", "default", "deprecated", "examples")
 
 
 def normalise_document(document: dict[str, Any], display: str, reporter: Reporter,
-                       scope: Collection[Part] = PARTS) -> SchemaSet:
+                       scope: Collection[Part] = PARTS, files: operations.Files | None = None) -> SchemaSet:
     """``components.schemas`` of an OpenAPI 3 document (with ``scope``'s ``"schemas"``), and the inline
-    bodies of its operations (``"operations"``: see ``operations``); ``definitions`` of a Swagger 2.0 one.
-    A component is a definition whatever the scope when another definition refers to it."""
+    bodies of its operations (``"operations"``: see ``operations``, which reads the other files its
+    paths refer to through ``files``); ``definitions`` of a Swagger 2.0 one. A component is a
+    definition whatever the scope when another definition refers to it."""
     container = ("definitions",) if "swagger" in document else ("components", "schemas")
     found: Any = document
     for token in container:
@@ -42,20 +43,21 @@ def normalise_document(document: dict[str, Any], display: str, reporter: Reporte
         ref_siblings.check(document, container, display, "Swagger 2.0" if version == "2.0" else "OpenAPI 3.0", reporter)
     definitions: dict[str, Definition] = {}
     found = found if isinstance(found, dict) else {}
-    reading = _Reading([], frozenset(map(str, found)))
+    reading = _Reading([], frozenset(map(str, found)), home=display)
     problems = []
     whole = "openapi" in document  # (Swagger 2.0: its definitions, whatever the scope)
-    used = operations.used(document, display, reporter) if whole and "operations" in scope else operations.NONE
-    declared = [(pointer(*container, name), name, raw) for name, raw in found.items()]
-    for here, name, raw, derived in [(*d, False) for d in declared] + [(b.pointer, b.name, b.raw, True) for b in used.bodies]:
-        problem = not_a_schema(raw, Location(display, here))
+    used = operations.used(document, display, reporter, files) if whole and "operations" in scope else operations.NONE
+    declared = [("#" + pointer(*container, name), Location(display, pointer(*container, name)), name, raw, False)
+                for name, raw in found.items()]
+    bodies = [(b.key, Location(b.file, b.pointer), b.name, b.raw, True) for b in used.bodies]
+    for key, where, name, raw, derived in declared + bodies:
+        problem = not_a_schema(raw, where)
         if problem:
             problems.append(problem)
         else:
-            schema = _rewrite(wrap(raw, Location(display, here)), reading)
-            definitions["#" + here] = Definition("#" + here, name, schema, derived)
+            definitions[key] = Definition(key, name, _rewrite(wrap(raw, where), reading), derived)
     if whole and "schemas" not in scope:
-        definitions = _used_by(definitions, ["#" + b.pointer for b in used.bodies] + used.components)
+        definitions = _used_by(definitions, [b.key for b in used.bodies] + used.components)
     if problems:
         raise SchemaError(problems)
     rejected(reading.examples, definitions, reporter, text_too=True)
@@ -130,6 +132,9 @@ class _Reading:
     one of them names it, even when it looks like a file name."""
     refs: bool = True
     """``$ref`` to other files still to be made canonical (``common.file_ref``)."""
+    home: str | None = None
+    """The document whose places are written ``#/…`` (``common.home_ref``): schemas of other files it
+    holds (the bodies of a split project's path files) refer from where they are."""
 
 
 def _rewrite(schema: Schema, reading: _Reading) -> Schema:
@@ -137,7 +142,7 @@ def _rewrite(schema: Schema, reading: _Reading) -> Schema:
     schema = write_only_not_required(_nullable_members(schema))  # (before its properties drop `writeOnly`)
     schema = map_subschemas(schema, lambda s: _rewrite(s, reading))
     if reading.refs and isinstance(schema.get("$ref"), str):
-        schema["$ref"] = file_ref(schema["$ref"], schema.loc.path) or schema["$ref"]
+        schema["$ref"] = home_ref(schema["$ref"], schema.loc.path, reading.home)
     boolean_exclusive_bounds(schema)
     if schema.pop("x-nullable", False) is True:  # Swagger 2.0's spelling
         schema["nullable"] = True
@@ -146,7 +151,7 @@ def _rewrite(schema: Schema, reading: _Reading) -> Schema:
     for key in DROPPED:
         schema.pop(key, None)
     if isinstance(schema.get("discriminator"), dict):
-        schema["discriminator"] = _discriminator(schema["discriminator"], schema.loc.path, reading.components)
+        schema["discriminator"] = _discriminator(schema["discriminator"], schema.loc.path, reading)
     done = _nullable(schema) if schema.pop("nullable", False) is True else schema
     if example is not _ABSENT:
         reading.examples.append((schema.loc.child("example"), "example", example, done))
@@ -170,23 +175,23 @@ def _nullable_members(schema: Schema) -> Schema:
     return out
 
 
-def _discriminator(raw: dict[str, Any], home: str, components: frozenset[str]) -> dict[str, Any]:
+def _discriminator(raw: dict[str, Any], file: str, reading: _Reading) -> dict[str, Any]:
     """``mapping`` targets as definition keys: ``Dog`` and ``#/components/schemas/Dog`` alike, and a
-    file (``./Dog.yaml``, ``common.yaml#/components/schemas/Dog``) as a ``$ref`` in ``home`` to it is."""
+    file (``./Dog.yaml``, ``common.yaml#/components/schemas/Dog``) as a ``$ref`` in ``file`` to it is."""
     out: dict[str, Any] = {"propertyName": raw.get("propertyName")}
     if isinstance(raw.get("mapping"), dict):
-        out["mapping"] = {str(value): _mapped(target, home, components)
+        out["mapping"] = {str(value): _mapped(target, file, reading)
                           for value, target in raw["mapping"].items() if isinstance(target, str)}
     return out
 
 
-def _mapped(target: str, home: str, components: frozenset[str]) -> str:
+def _mapped(target: str, file: str, reading: _Reading) -> str:
     """A mapping value is a component's name, unless it names none and reads as a reference: it has a
     ``#`` or a ``/``, or ends as a schema file does (``Dog.yaml``)."""
-    if target in components:
+    if target in reading.components:
         return COMPONENTS + target
     if "#" in target or "/" in target or any(target.endswith(suffix) for suffix in SUFFIXES):
-        return file_ref(target, home) or target
+        return home_ref(target, file, reading.home) if reading.refs else file_ref(target, file) or target
     return COMPONENTS + target
 
 

@@ -1,12 +1,14 @@
 """The schemas an OpenAPI document's operations use: request bodies and JSON response bodies.
 
-Each operation of ``paths`` and of 3.1 ``webhooks`` (a path item may be a ``$ref`` to one elsewhere
-in the document) is read for its ``requestBody`` and its ``responses`` (each may be a ``$ref`` to
-``components``), for the media types that are JSON (``application/json``, any ``…+json`` such as
-``application/problem+json``, parameters such as ``; charset=utf-8`` aside). A body whose schema is
+Each operation of ``paths`` and of 3.1 ``webhooks`` is read for its ``requestBody`` and its
+``responses``, for the media types that are JSON (``application/json``, any ``…+json`` such as
+``application/problem+json``, parameters such as ``; charset=utf-8`` aside). A path item, a response
+and a request body may be a ``$ref``: to a place in the document (``#/components/responses/NotFound``)
+or in another file of the schema folder (``./paths/pets.yaml``, as a split project keeps its paths),
+which is read (``Files``) and whose own references are read from where it is. A body whose schema is
 a ``$ref`` (with annotations beside it at most) is that component: nothing new. Any other schema is a
-definition at its JSON pointer (``#/paths/~1menu~1items/get/responses/200/content/application~1json/schema``,
-or under ``components`` when the body is a shared one), named so:
+definition at its place (``#/paths/~1menu~1items/get/responses/200/content/application~1json/schema``;
+``schemas/paths/pets.yaml#/get/…`` in another file), named so:
 
 - the operation's name is its ``operationId`` in PascalCase, else the method and the path's words
   (``get /menu/items`` → ``GetMenuItems``; a webhook's name stands for the path);
@@ -15,7 +17,8 @@ or under ``components`` when the body is a shared one), named so:
   ``2XX`` range, else the only JSON response; every other JSON response adds its status
   (``GetOrderResponse404``, ``GetOrderResponse4XX``, ``GetOrderResponseDefault``);
 - a body shared through ``components.responses`` / ``components.requestBodies`` is named after the
-  component (``NotFound`` → ``NotFoundResponse``), once, whichever operations use it.
+  component (``NotFound`` → ``NotFoundResponse``), and one that is a whole file after the file
+  (``responses/NotFound.yaml`` → ``NotFoundResponse``), once, whichever operations use it.
 
 Names made here yield to the names the document gives (``Definition.derived``).
 """
@@ -23,9 +26,11 @@ Names made here yield to the names the document gives (``Definition.derived``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from pathlib import PurePosixPath
+from typing import Any, Protocol
+from urllib.parse import unquote
 
-from ...diagnostics import Location, Reporter, pointer
+from ...diagnostics import Location, Reporter, SchemaError, pointer
 from ...names import pascal
 from . import common
 
@@ -35,12 +40,22 @@ REF_ANNOTATIONS = frozenset({"$ref", "description", "summary", "title", "depreca
                              "default", "readOnly", "writeOnly", "$comment", "externalDocs", "xml"})
 
 
+class Files(Protocol):
+    """Where the other files a document refers to are read (``frontend.library.Library``)."""
+
+    def read(self, file: str) -> Any | None:
+        """The parsed document ``file`` (a display path) names, or ``None`` when it may not be read."""
+
+    def refusal(self, file: str, fragment: str = "") -> tuple[str, str]:
+        """Why ``file`` is not read (message, hint)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Used:
     bodies: list[Body]
-    """The inline schemas, in document order (each pointer once)."""
+    """The inline schemas, in document order (each place once)."""
     components: list[str]
-    """The ``$ref`` of each body that is a component."""
+    """The ``$ref`` of each body that is a component, as the document writes it (``common.home_ref``)."""
 
 
 NONE = Used([], [])
@@ -49,8 +64,14 @@ NONE = Used([], [])
 
 @dataclass(frozen=True, slots=True)
 class Body:
+    key: str
+    """The definition's key: ``#`` and where the schema is in the document, or, for one in another
+    file, where the document reaches it (``#/paths/~1pets/get/responses/200/…`` for a path item that
+    is a file)."""
+    file: str
+    """The display path of the file the schema is in (the document's own, or one it refers to)."""
     pointer: str
-    """Where the schema is (a JSON pointer, without ``#``)."""
+    """Where the schema is in ``file`` (a JSON pointer, without ``#``)."""
     name: str
     raw: Any
 
@@ -63,17 +84,19 @@ def is_json(media_type: Any) -> bool:
     return base == "application/json" or ("/" in base and base.endswith("+json"))
 
 
-def used(document: dict[str, Any], display: str, reporter: Reporter) -> Used:
-    """The schemas of every operation's JSON bodies."""
-    reader = _Reader(document, display, reporter)
+def used(document: dict[str, Any], display: str, reporter: Reporter, files: Files | None = None) -> Used:
+    """The schemas of every operation's JSON bodies; ``files`` reads the files references name (without
+    it, a reference to another file is a warning)."""
+    reader = _Reader(document, display, reporter, files)
     for section in ("paths", "webhooks"):
         items = document.get(section)
         for key, item in (items.items() if isinstance(items, dict) else ()):
-            here, found = reader.follow(pointer(section, key), item)
+            at = _Place(display, pointer(section, key), pointer(section, key))
+            at, found = reader.follow(at, item)
             for method in METHODS if isinstance(found, dict) else ():
                 operation = found.get(method)
                 if isinstance(operation, dict):
-                    reader.operation(here + pointer(method), operation, _operation_name(operation, method, key))
+                    reader.operation(at.child(method), operation, _operation_name(operation, method, key))
     return Used(list(reader.found.values()), reader.components)
 
 
@@ -98,75 +121,129 @@ def _suffix(status: str) -> str:
     return "Default" if status == "default" else status.upper()
 
 
+@dataclass(frozen=True, slots=True)
+class _Place:
+    file: str
+    pointer: str
+    route: str = ""
+    """Where the document reaches it: ``pointer`` in the document itself; in another file, the place of
+    the reference to the file, and the way from there (``Body.key``)."""
+
+    def child(self, *tokens: str) -> _Place:
+        return _Place(self.file, self.pointer + pointer(*tokens), self.route + pointer(*tokens))
+
+
 class _Reader:
-    def __init__(self, document: dict[str, Any], display: str, reporter: Reporter) -> None:
-        self.document = document
+    def __init__(self, document: dict[str, Any], display: str, reporter: Reporter, files: Files | None) -> None:
         self.display = display
         self.reporter = reporter
-        self.found: dict[str, Body] = {}
+        self.files = files
+        self.documents: dict[str, Any] = {display: document}
+        self.found: dict[tuple[str, str], Body] = {}
+        """By file and pointer: a body reached along several ways is one."""
         self.components: list[str] = []
 
-    def follow(self, here: str, node: Any) -> tuple[str, Any]:
-        """``node`` (at ``here``), or what its ``$ref`` names in this document, and where that is."""
-        seen = {here}
+    def follow(self, at: _Place, node: Any) -> tuple[_Place, Any]:
+        """``node`` (at ``at``), or what its ``$ref`` names (in turn), and where that is; ``None`` when
+        a reference finds nothing (reported) or goes round in a circle."""
+        seen = {at}
         while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            ref = node["$ref"]
-            if not ref.startswith("#/"):
-                self.reporter.warn(Location(self.display, here + "/$ref"),
-                                   f"{ref!r} is not in this document: the bodies it holds are not generated",
+            ref, where = node["$ref"], Location(at.file, at.pointer + "/$ref")
+            target = _target(ref, at.file)
+            if target is None:
+                self.reporter.warn(where, f"{ref!r} is no file of the schema folder: the bodies it holds are not generated",
                                    kind="operation reference")
-                return here, None
-            if ref[1:] in seen:
-                return here, None
-            here = ref[1:]
-            seen.add(here)
-            node = common.follow(self.document, here)
-        return here, node
+                return at, None
+            if target in seen:
+                return at, None
+            seen.add(target)
+            document = self._document(target.file, where)
+            node = common.follow(document, target.pointer) if target.pointer[:1] in ("", "/") else None
+            if node is None:
+                if document is not None:
+                    self.reporter.warn(where, f"{ref!r} names nothing: the bodies it would hold are not generated",
+                                       kind="operation reference")
+                return at, None
+            at = target if target.file == self.display else _Place(target.file, target.pointer, at.route)
+        return at, node
 
-    def operation(self, here: str, operation: dict[str, Any], name: str) -> None:
+    def _document(self, file: str, where: Location) -> Any:
+        """The parsed ``file``, read once; ``None`` when it may not be read (an error, or a warning
+        when no ``files`` reads other files)."""
+        if file not in self.documents:
+            self.documents[file] = None
+            if self.files is None:
+                self.reporter.warn(where, f"{file!r} is not read here: the bodies it holds are not generated",
+                                   kind="operation reference")
+                return None
+            try:
+                self.documents[file] = self.files.read(file)
+            except SchemaError as exc:
+                for problem in exc.diagnostics:
+                    self.reporter.add(problem)
+                return None
+            if self.documents[file] is None:
+                self.reporter.error(where, *self.files.refusal(file))
+        return self.documents[file]
+
+    def operation(self, at: _Place, operation: dict[str, Any], name: str) -> None:
         if "requestBody" in operation:
-            self.body(here + "/requestBody", operation["requestBody"], name + "Request", "requestBodies", "Request")
+            self.body(at.child("requestBody"), operation["requestBody"], name + "Request", "requestBodies", "Request")
         responses = operation.get("responses")
         if not isinstance(responses, dict):
             return
-        read = {str(status): self.follow(here + pointer("responses", str(status)), response)
+        read = {str(status): self.follow(at.child("responses", str(status)), response)
                 for status, response in responses.items()}
         statuses = [s for s, (_, found) in read.items() if _json_schemas(found)]
         main = _main(statuses)
         for status in statuses:
-            at, found = read[status]
+            here, found = read[status]
             own = name + "Response" + ("" if status == main else _suffix(status))
-            self.content(at, found, _shared(at, "responses", "Response") or own)
+            self.content(here, found, self._shared(here, "responses", "Response") or own)
 
-    def body(self, here: str, node: Any, own: str, components: str, word: str) -> None:
-        at, found = self.follow(here, node)
-        self.content(at, found, _shared(at, components, word) or own)
+    def body(self, at: _Place, node: Any, own: str, components: str, word: str) -> None:
+        here, found = self.follow(at, node)
+        self.content(here, found, self._shared(here, components, word) or own)
 
-    def content(self, here: str, body: Any, name: str) -> None:
+    def content(self, at: _Place, body: Any, name: str) -> None:
         """The JSON media types of ``body`` (a request body or a response), each schema once."""
         kept: list[Any] = []
         for media_type, raw in _json_schemas(body):
-            at = here + pointer("content", media_type, "schema")
-            if at in self.found or raw in kept:
+            here = at.child("content", media_type, "schema")
+            if (here.file, here.pointer) in self.found or raw in kept:
                 continue
             kept.append(raw)
             if isinstance(raw, dict) and isinstance(raw.get("$ref"), str) and REF_ANNOTATIONS.issuperset(
                     k for k in raw if not (isinstance(k, str) and k.startswith("x-"))):
-                self.components.append(raw["$ref"])
+                self.components.append(common.home_ref(raw["$ref"], here.file, self.display))
                 continue  # the component itself
-            self.found[at] = Body(at, name, raw)
+            self.found[here.file, here.pointer] = Body("#" + here.route, here.file, here.pointer, name, raw)
+
+    def _shared(self, at: _Place, components: str, word: str) -> str | None:
+        """The name of a body kept in ``components.<components>`` (``/components/responses/NotFound``),
+        or as a whole file of its own (``NotFound.yaml``)."""
+        prefix = pointer("components", components) + "/"
+        if at.pointer.startswith(prefix) and "/" not in at.pointer[len(prefix):]:
+            name = pascal(at.pointer[len(prefix):].replace("~1", "/").replace("~0", "~"))
+        elif at.file != self.display and not at.pointer:
+            name = pascal(PurePosixPath(at.file).stem)
+        else:
+            return None
+        name = name or word
+        return name if name.endswith(word) else name + word
+
+
+def _target(ref: str, file: str) -> _Place | None:
+    """The place a ``$ref`` written in ``file`` names (``None`` for a URL: nothing is fetched)."""
+    found = ref if ref.startswith("#") else common.file_ref(ref, file)
+    if found is None:
+        return None
+    target, _, fragment = found.partition("#")
+    fragment = unquote(fragment) if ref.startswith("#") else fragment
+    return _Place(target or file, fragment, fragment)
 
 
 def _json_schemas(body: Any) -> list[tuple[str, Any]]:
     content = body.get("content") if isinstance(body, dict) else None
     return [(media, found["schema"]) for media, found in (content.items() if isinstance(content, dict) else ())
             if is_json(media) and isinstance(found, dict) and "schema" in found]
-
-
-def _shared(at: str, components: str, word: str) -> str | None:
-    """The name of a body kept in ``components.<components>`` (``/components/responses/NotFound``)."""
-    prefix = pointer("components", components) + "/"
-    if not at.startswith(prefix) or "/" in at[len(prefix):]:
-        return None
-    name = pascal(at[len(prefix):].replace("~1", "/").replace("~0", "~")) or word
-    return name if name.endswith(word) else name + word

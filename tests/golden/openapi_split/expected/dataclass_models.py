@@ -471,6 +471,20 @@ Details = Dog | Cat
 
 
 @dataclass(kw_only=True)
+class GetPetResponse409(_Model):
+    """A problem, as RFC 9457 (application/problem+json) describes it."""
+
+    type: str = "about:blank"
+    title: str | None = None
+    status: int | None = None
+    """Constraints: >= 100, <= 599."""
+    detail: str | None = None
+    instance: str | None = None
+    retry_after: int
+    """Constraints: >= 0."""
+
+
+@dataclass(kw_only=True)
 class NewPet(_Model):
     """A pet as a client sends it."""
 
@@ -480,6 +494,20 @@ class NewPet(_Model):
     tag: str | None = field(default=None, metadata={"nullable": True})
     secret: str | None = None
     """Never sent back."""
+
+
+@dataclass(kw_only=True)
+class NotFoundResponse(_Model):
+    """A problem, as RFC 9457 (application/problem+json) describes it."""
+
+    type: str = "about:blank"
+    title: str | None = None
+    status: int | None = None
+    """Constraints: >= 100, <= 599."""
+    detail: str | None = None
+    instance: str | None = None
+    id: str | None = None
+    """The id asked for."""
 
 
 @dataclass(kw_only=True)
@@ -497,6 +525,9 @@ class Pet(_Model):
     created: datetime.datetime | None = None
     details: Details
     owner: Owner | None = None
+
+
+GetPetsResponse = list[Pet]
 
 
 @dataclass(kw_only=True)

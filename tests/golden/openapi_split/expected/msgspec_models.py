@@ -22,6 +22,17 @@ Details = Dog | Cat
 """What kind of pet, and what that kind has."""
 
 
+class GetPetResponse409(Struct, kw_only=True):
+    """A problem, as RFC 9457 (application/problem+json) describes it."""
+
+    type: str = "about:blank"
+    title: str | UnsetType = UNSET
+    status: Annotated[int, Meta(ge=100, le=599)] | UnsetType = UNSET
+    detail: str | UnsetType = UNSET
+    instance: str | UnsetType = UNSET
+    retry_after: Annotated[int, Meta(ge=0)]
+
+
 class NewPet(Struct, kw_only=True):
     """A pet as a client sends it."""
 
@@ -30,6 +41,18 @@ class NewPet(Struct, kw_only=True):
     tag: str | None | UnsetType = UNSET
     secret: str | UnsetType = UNSET
     """Never sent back."""
+
+
+class NotFoundResponse(Struct, kw_only=True):
+    """A problem, as RFC 9457 (application/problem+json) describes it."""
+
+    type: str = "about:blank"
+    title: str | UnsetType = UNSET
+    status: Annotated[int, Meta(ge=100, le=599)] | UnsetType = UNSET
+    detail: str | UnsetType = UNSET
+    instance: str | UnsetType = UNSET
+    id: str | UnsetType = UNSET
+    """The id asked for."""
 
 
 class Owner(Struct, kw_only=True):
@@ -45,6 +68,9 @@ class Pet(Struct, kw_only=True):
     created: datetime.datetime | UnsetType = UNSET
     details: Details
     owner: Owner | UnsetType = UNSET
+
+
+GetPetsResponse = list[Pet]
 
 
 class Problem(Struct, kw_only=True):

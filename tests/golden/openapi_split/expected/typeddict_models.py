@@ -20,6 +20,20 @@ Details = Dog | Cat
 """What kind of pet, and what that kind has."""
 
 
+class GetPetResponse409(TypedDict):
+    """A problem, as RFC 9457 (application/problem+json) describes it."""
+
+    type: NotRequired[str]
+    """Default: `"about:blank"`."""
+    title: NotRequired[str]
+    status: NotRequired[int]
+    """Constraints: >= 100, <= 599."""
+    detail: NotRequired[str]
+    instance: NotRequired[str]
+    retry_after: int
+    """Constraints: >= 0."""
+
+
 class NewPet(TypedDict):
     """A pet as a client sends it."""
 
@@ -29,6 +43,20 @@ class NewPet(TypedDict):
     tag: NotRequired[str | None]
     secret: NotRequired[str]
     """Never sent back."""
+
+
+class NotFoundResponse(TypedDict):
+    """A problem, as RFC 9457 (application/problem+json) describes it."""
+
+    type: NotRequired[str]
+    """Default: `"about:blank"`."""
+    title: NotRequired[str]
+    status: NotRequired[int]
+    """Constraints: >= 100, <= 599."""
+    detail: NotRequired[str]
+    instance: NotRequired[str]
+    id: NotRequired[str]
+    """The id asked for."""
 
 
 class Owner(TypedDict):
@@ -44,6 +72,9 @@ class Pet(TypedDict):
     created: NotRequired[str]
     details: Details
     owner: NotRequired[Owner]
+
+
+GetPetsResponse = list[Pet]
 
 
 class Problem(TypedDict):
