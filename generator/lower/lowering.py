@@ -20,6 +20,7 @@ from . import arrays, objects, references, unions
 from .constraints import constrain, scalar
 from .context import External, Names, Scope
 from .folding import Folder
+from .homes import home_first
 from .literals import literal
 from .shapes import KINDS, NEVER, REF_ANNOTATIONS, is_model, mixed_with_object, text
 
@@ -37,14 +38,15 @@ ANY_KIND = ("string", "number", "boolean", "null", "array", "object")
 
 
 def lower(schemas: SchemaSet, reporter: Reporter, external: External | None = None) -> ir.Module:
-    """The module of ``schemas``: each definition in order, each followed by what it declares inline.
+    """The module of ``schemas``: each definition (after those it folds in: ``homes``), each followed by
+    what it declares inline.
 
     A definition copied from another file (``bundle``: a key that names its file) is there for the
     references to it; if all of them were folded away (an ``allOf`` member), its declaration is not kept.
     """
     lowering = Lowering(schemas, reporter, external)
     copied: set[int] = set()
-    for key in schemas.definitions:
+    for key in home_first(schemas.definitions):
         start = len(lowering.declarations)
         lowering.unit(key)
         if not key.startswith("#"):
@@ -71,6 +73,9 @@ class Lowering:
         """Folded schemas whose type is being made, each with the name it gets when met again (``folded``)."""
         self.depth = 0
         """How deep the current type expression nests."""
+        self.placed: dict[int, tuple[Schema, str]] = {}
+        """The inline models declared, by ``id`` of their schema (kept alive): the schema met again
+        (folded into another parent, where folding changed nothing of it) is that model."""
 
     def module(self) -> ir.Module:
         return ir.Module(tuple(d for d in self.declarations if d is not None), self.scope.names.get("#"))
@@ -124,7 +129,13 @@ class Lowering:
         return unique(hint, self.taken)
 
     def inline(self, hint: str, schema: Schema) -> ir.Ref:
+        """The inline model of ``schema``: one declaration per schema object (a place, as folding
+        leaves it), named by the first parent met (``home_first`` makes it the one that writes it)."""
+        same = self.placed.get(id(schema))
+        if same is not None:
+            return ir.Ref(same[1])
         name = self.take(hint)
+        self.placed[id(schema)] = (schema, name)
         self.declare(name, schema, inline=True)
         return ir.Ref(name)
 

@@ -1,0 +1,70 @@
+"""The order definitions are lowered in: each after the definitions it folds in.
+
+Folding (an ``allOf`` member, a ``$ref`` beside constraining keywords, a union beside the keywords
+its branches share) copies a definition's subschemas into another parent; the inline model of such a
+subschema is one declaration per place (``Lowering.inline``), named by the first parent that lowers
+it. Lowering the folded-in definition first makes that parent the one that writes the subschema:
+``AdminApiKey``'s ``owner`` is ``AdminApiKeyOwner`` in ``AdminApiKeyCreateResponse`` too, whatever
+order the document lists them in. (The output's order is ``passes.order``'s, by name.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ..frontend.schema import Definition
+from .shapes import REF_ANNOTATIONS
+
+_UNIONS = ("anyOf", "oneOf")
+
+
+def home_first(definitions: Mapping[str, Definition]) -> list[str]:
+    """The keys of ``definitions`` in order, each moved after those it folds in (a cycle is cut where
+    it is met again)."""
+    own = {id(d.schema) for d in definitions.values()}
+    folds = {key: [k for k in _folded(d.schema, own) if k in definitions and k != key] for key, d in definitions.items()}
+    done: set[str] = set()
+    ordered: list[str] = []
+    for start in definitions:
+        if start in done:
+            continue
+        done.add(start)
+        stack: list[tuple[str, Iterator[str]]] = [(start, iter(folds[start]))]
+        while stack:
+            key, rest = stack[-1]
+            following = next((k for k in rest if k not in done), None)
+            if following is None:
+                stack.pop()
+                ordered.append(key)
+            else:
+                done.add(following)
+                stack.append((following, iter(folds[following])))
+    return ordered
+
+
+def _folded(root: Any, own: set[int]) -> list[str]:
+    """The ``$ref`` targets folding copies into ``root`` (not into the definitions nested in it)."""
+    found: list[str] = []
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+            continue
+        if not isinstance(node, dict) or id(node) in seen or (node is not root and id(node) in own):
+            continue
+        seen.add(id(node))
+        if isinstance(node.get("$ref"), str) and not REF_ANNOTATIONS.issuperset(node):
+            found.append(node["$ref"])
+        members = [*_list(node.get("allOf"))]
+        if set(node) - REF_ANNOTATIONS - set(_UNIONS):  # branches that take the keywords beside them
+            members += [m for key in _UNIONS for m in _list(node.get(key))]
+        found.extend(m["$ref"] for m in members if isinstance(m, dict) and isinstance(m.get("$ref"), str))
+        stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+    return found
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []

@@ -1,0 +1,86 @@
+"""Names users know: one schema place is one declaration, whatever folds it, named where it is written.
+
+The measure on a real description is ``bench/names.py`` (OpenAI's: 14 places declared 2-3 times
+before, none now); the test below on it runs where ../shared is.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import shared
+from schemagen import ir
+from schemagen.diagnostics import Reporter
+from schemagen.project.inputs import Input
+from schemagen.project.pipeline import to_ir
+
+
+def lowered(tmp_path: Path, schemas: dict[str, Any]) -> ir.Module:
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+                                "components": {"schemas": schemas}}))
+    return to_ir(Input("spec", path, "spec.json"), tmp_path, Reporter())
+
+
+def by_name(module: ir.Module) -> dict[str, ir.Declaration]:
+    return {d.name: d for d in module.declarations}
+
+
+def field_type(module: ir.Module, model: str, wire: str) -> ir.Type:
+    found = by_name(module)[model]
+    assert isinstance(found, ir.Model)
+    return next(f.type for f in found.fields if f.wire_name == wire)
+
+
+OWNER = {"type": "object", "properties": {"name": {"type": "string"}}}
+KEY = {"type": "object", "properties": {"id": {"type": "string"}, "owner": OWNER}}
+CREATED = {"allOf": [{"$ref": "#/components/schemas/ApiKey"},
+                     {"type": "object", "properties": {"value": {"type": "string"}}}]}
+
+
+@pytest.mark.parametrize("first", ["ApiKey", "ApiKeyCreated"])
+def test_a_folded_place_is_one_declaration_named_where_it_is_written(tmp_path: Path, first: str) -> None:
+    schemas = {"ApiKey": KEY, "ApiKeyCreated": CREATED}
+    module = lowered(tmp_path, {name: schemas[name] for name in sorted(schemas, key=lambda n: n != first)})
+    assert sorted(by_name(module)) == ["ApiKey", "ApiKeyCreated", "ApiKeyOwner"]
+    assert field_type(module, "ApiKey", "owner") == field_type(module, "ApiKeyCreated", "owner") == ir.Ref("ApiKeyOwner")
+
+
+def test_a_place_folded_inside_a_property_is_named_where_it_is_written(tmp_path: Path) -> None:
+    listing = {"type": "object", "properties": {"data": {"type": "array", "items": CREATED}}}
+    module = lowered(tmp_path, {"KeyList": listing, "ApiKey": KEY})
+    assert "ApiKeyOwner" in by_name(module) and "KeyListDataItemOwner" not in by_name(module)
+    assert field_type(module, "KeyListDataItem", "owner") == ir.Ref("ApiKeyOwner")
+
+
+def test_what_folding_changes_at_a_place_is_a_declaration_of_its_own(tmp_path: Path) -> None:
+    """A parent that says more of ``owner`` (a required key) has another concept there: two classes."""
+    stricter = {"allOf": [{"$ref": "#/components/schemas/ApiKey"},
+                          {"type": "object", "properties": {"owner": {"required": ["name"]}}}]}
+    module = lowered(tmp_path, {"ApiKey": KEY, "Strict": stricter})
+    assert field_type(module, "ApiKey", "owner") == ir.Ref("ApiKeyOwner")
+    strict_owner = field_type(module, "Strict", "owner")
+    assert isinstance(strict_owner, ir.Ref) and strict_owner.name != "ApiKeyOwner"
+    assert [f.required for f in by_name(module)[strict_owner.name].fields] == [True]  # type: ignore[union-attr]
+
+
+def test_a_cycle_of_folds_is_lowered_once(tmp_path: Path) -> None:
+    a = {"allOf": [{"$ref": "#/components/schemas/B"}], "type": "object", "properties": {"x": OWNER}}
+    b = {"allOf": [{"$ref": "#/components/schemas/A"}], "type": "object", "properties": {"y": OWNER}}
+    module = lowered(tmp_path, {"A": a, "B": b})
+    assert {"A", "B"} <= set(by_name(module))
+
+
+def test_no_place_of_openais_description_is_two_declarations() -> None:
+    spec = shared("corpora/openai/openapi.yaml")
+    module = to_ir(Input("openai", spec, spec.name), spec.parent, Reporter())
+    places: dict[tuple[str, str], list[str]] = {}
+    for d in module.declarations:
+        if d.origin is not None:
+            places.setdefault((d.origin.path, d.origin.pointer), []).append(d.name)
+    assert [names for names in places.values() if len(names) > 1] == []
+    assert {"AdminApiKeyOwner", "ChatCompletionResponseMessageAudio"} <= {d.name for d in module.declarations}
