@@ -39,6 +39,43 @@ def pascal(text: str) -> str:
     return "".join(w[0].upper() + w[1:] for w in words(text))
 
 
+def after(hint: str, word: str) -> str:
+    """``word`` after ``hint``, the words they share said once: ``ToolResources`` after
+    ``AssistantToolResources`` is ``AssistantToolResources``, ``ConfigurationFile`` ``…ToolResourcesConfigurationFile``."""
+    ours, theirs = [w.lower() for w in words(hint)], words(word)
+    for k in range(min(len(ours), len(theirs)), 0, -1):
+        if ours[-k:] == [w.lower() for w in theirs[:k]]:
+            return hint + pascal("_".join(theirs[k:]))
+    return hint + word
+
+
+#: How an English plural ends, and what its singular ends with instead (``None``: it is no plural),
+#: the first ending that matches deciding: rules of endings, not a dictionary of words (the few
+#: whole words are singulars that the rules below them would cut).
+_ENDINGS: tuple[tuple[str, str | None], ...] = (
+    ("series", None), ("species", None), ("news", None), ("alias", None), ("canvas", None),
+    ("ss", None), ("us", None), ("is", None),
+    ("iases", "ias"), ("sses", "ss"), ("auses", "ause"), ("ouses", "ouse"), ("uses", "us"),
+    ("xes", "x"), ("aches", "ache"), ("ches", "ch"), ("shes", "sh"), ("zzes", "zz"),
+    ("ies", "y"), ("s", ""),
+)
+
+
+def singular(word: str) -> str | None:
+    """The singular of an English plural word (``choices`` → ``choice``, ``entries`` → ``entry``,
+    ``statuses`` → ``status``, ``matches`` → ``match``), its case kept; ``None`` for a word that
+    reads as no plural (``data``, ``status``, ``analysis``, ``series``, ``content``)."""
+    lower = word.lower()
+    if len(lower) < 3 or not lower.isalpha():
+        return None
+    for ending, instead in _ENDINGS:
+        if lower.endswith(ending):
+            if instead is None or len(word) - len(ending) < 2:
+                return None
+            return word[: len(word) - len(ending)] + (instead.upper() if word.isupper() else instead)
+    return None
+
+
 def snake(text: str) -> str:
     """``ChatCompletionOut`` / ``chat-completion out`` → ``chat_completion_out``."""
     return "_".join(w.lower() for w in words(text))

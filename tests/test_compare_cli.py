@@ -81,7 +81,7 @@ def test_markdown_is_a_table(project: Path) -> None:
     done = run(project, "compare", "schemas/provider.json", "schemas/openai.json#Response", "--format", "markdown")
     rows = done.stdout.splitlines()
     assert rows[:3] == ["| direction | where | A | B | what |", "| --- | --- | --- | --- | --- |",
-                        "| **a->b** | `choices[].finish_reason` | `Choice` | `ResponseChoicesItem` | "
+                        "| **a->b** | `choices[].finish_reason` | `Choice` | `ResponseChoice` | "
                         "required in B, optional in A |"]
     assert len(rows) == 2 + 5
 
@@ -91,11 +91,11 @@ def test_json_has_the_pairs_and_each_difference_with_its_witness(project: Path) 
     document = json.loads(done.stdout)
     assert list(document) == ["a", "b", "pairs", "differences"]
     assert document["a"] == "schemas/provider.json#Out" and document["b"] == "schemas/openai.json#Response"
-    assert document["pairs"] == [["Out", "Response"], ["Choice", "ResponseChoicesItem"]]
+    assert document["pairs"] == [["Out", "Response"], ["Choice", "ResponseChoice"]]
     first = document["differences"][1]
     assert list(first) == ["direction", "where", "a", "b", "field", "what", "witness"]
     assert first == {"direction": "a->b", "where": "choices[].finish_reason", "a": "Choice",
-                     "b": "ResponseChoicesItem", "field": "finish_reason",
+                     "b": "ResponseChoice", "field": "finish_reason",
                      "what": "value 'malformed_function_call' only in A",
                      "witness": {"id": "", "model": "", "choices": [{"index": 0, "finish_reason": "malformed_function_call"}]}}
     assert all(d["witness"] is not None for d in document["differences"])
@@ -104,7 +104,7 @@ def test_json_has_the_pairs_and_each_difference_with_its_witness(project: Path) 
 @pytest.mark.parametrize(("args", "message"), [
     (("schemas/nope.json", "schemas/provider.json"), "error: A: schemas/nope.json: no input 'schemas/nope.json' (no such file or folder)"),
     (("schemas/provider.json", "schemas/openai.json#Respons"),
-     "error: B: schemas/openai.json: no declaration 'Respons'; did you mean 'Response'?"),
+     "error: B: schemas/openai.json: no declaration 'Respons'; did you mean 'Response' or 'ResponseChoice'?"),
     (("schemas/provider.json", "schemas/openai.json"),
      "error: B: schemas/openai.json has no root schema; name a declaration: schemas/openai.json#Name (one of: Other, "
      "Response, …)"),
@@ -143,7 +143,7 @@ def test_references_to_another_input_are_followed(project: Path) -> None:
     assert done.stdout == ("a->b  items[].n: required in B, optional in A\n"
                            "a->b  items[].n: le 3 in B, none in A\n"), done.stderr
     pairs = json.loads(run(project, "compare", "schemas/list.json", "schemas/strict.json", "--format", "json").stdout)["pairs"]
-    assert pairs == [["List", "List"], ["items.Item", "ListItemsItem"]]
+    assert pairs == [["List", "List"], ["items.Item", "ListItem"]]
 
 
 def test_a_listed_input_is_compared_with_its_settings(project: Path) -> None:

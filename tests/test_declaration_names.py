@@ -15,6 +15,7 @@ import pytest
 from conftest import shared
 from schemagen import ir
 from schemagen.diagnostics import Reporter
+from schemagen.names import singular
 from schemagen.project.inputs import Input
 from schemagen.project.pipeline import to_ir
 
@@ -84,3 +85,56 @@ def test_no_place_of_openais_description_is_two_declarations() -> None:
             places.setdefault((d.origin.path, d.origin.pointer), []).append(d.name)
     assert [names for names in places.values() if len(names) > 1] == []
     assert {"AdminApiKeyOwner", "ChatCompletionResponseMessageAudio"} <= {d.name for d in module.declarations}
+
+
+@pytest.mark.parametrize(("plural", "one"), [
+    ("choices", "choice"), ("annotations", "annotation"), ("entries", "entry"), ("statuses", "status"),
+    ("matches", "match"), ("boxes", "box"), ("classes", "class"), ("responses", "response"),
+    ("aliases", "alias"), ("queries", "query"), ("Tools", "Tool"), ("IDs", "ID"), ("URLS", "URL"),
+    ("data", None), ("status", None), ("analysis", None), ("series", None), ("content", None),
+    ("news", None), ("alias", None), ("bus", None), ("ids2", None), ("s", None),
+])
+def test_the_singular_of_a_plural_by_its_ending(plural: str, one: str | None) -> None:
+    assert singular(plural) == one
+
+
+def names_of(tmp_path: Path, schemas: dict[str, Any]) -> list[str]:
+    return sorted(d.name for d in lowered(tmp_path, schemas).declarations)
+
+
+def obj(**properties: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties}
+
+
+def test_an_item_is_named_by_the_singular_of_its_property_else_item(tmp_path: Path) -> None:
+    item = obj(n={"type": "integer"})
+    chat = obj(choices={"type": "array", "items": item}, data={"type": "array", "items": item},
+               entries={"type": "object", "additionalProperties": item})
+    assert names_of(tmp_path, {"Chat": chat}) == ["Chat", "ChatChoice", "ChatDataItem", "ChatEntriesValue"]
+
+
+def test_an_item_whose_singular_is_taken_is_named_item(tmp_path: Path) -> None:
+    chat = obj(choices={"type": "array", "items": obj(n={"type": "integer"})})
+    assert names_of(tmp_path, {"Chat": chat, "ChatChoice": obj(x={"type": "string"})}) == \
+        ["Chat", "ChatChoice", "ChatChoicesItem"]
+
+
+def test_a_word_the_parent_ends_with_is_said_once_unless_the_name_would_be_the_parents(tmp_path: Path) -> None:
+    inner = obj(url={"type": "string"})
+    part = obj(image_url=inner, image=inner | {"description": "another"})
+    assert names_of(tmp_path, {"PartImage": part}) == ["PartImage", "PartImageImage", "PartImageUrl"]
+
+
+def test_a_name_a_component_has_is_no_shortened_name(tmp_path: Path) -> None:
+    certificate = obj(certificate_details=obj(valid={"type": "boolean"}))
+    assert names_of(tmp_path, {"Certificate": certificate, "CertificateDetails": obj(x={"type": "string"})}) == \
+        ["Certificate", "CertificateCertificateDetails", "CertificateDetails"]
+
+
+def test_a_member_titled_as_its_union_is_its_object_and_a_title_taken_is_said_after_its_union(tmp_path: Path) -> None:
+    located = {"anyOf": [obj(city={"type": "string"}) | {"title": "Approximate location"}, {"type": "null"}]}
+    first = {"anyOf": [obj(a={"type": "string"}) | {"title": "InputDelta"}, obj(b={"type": "integer"})]}
+    second = {"anyOf": [obj(a={"type": "integer"}) | {"title": "InputDelta"}, obj(b={"type": "string"})]}
+    names = names_of(tmp_path, {"ApproximateLocation": located, "First": first, "Second": second})
+    assert "ApproximateLocationObject" in names and "InputDelta" in names and "SecondInputDelta" in names
+    assert not [n for n in names if n[-2:] in ("_2", "_3")]

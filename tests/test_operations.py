@@ -74,7 +74,7 @@ def test_inline_bodies_are_classes_named_from_the_operation_and_a_ref_is_the_com
         "GetOrderResponse404": "/paths/~1orders~1{id}/get/responses/404/content/application~1problem+json/schema",
         "GetOrderResponse4XX": "/paths/~1orders~1{id}/get/responses/4XX/content/application~1json; charset=utf-8/schema",
         "ProblemResponse": "/components/responses/Problem/content/application~1problem+json/schema",
-        "CreateOrderRequest_2": "/paths/~1orders/post/requestBody/content/application~1json/schema",
+        "CreateOrderRequestBody": "/paths/~1orders/post/requestBody/content/application~1json/schema",
         "PutOtherResponse": "/components/pathItems/Other/put/responses/2XX/content/application~1json/schema",
         "PostOrderShippedRequest": "/webhooks/order_shipped/post/requestBody/content/application~1json/schema",
     }

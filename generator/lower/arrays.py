@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import ir
 from ..diagnostics import Location
 from ..frontend.schema import Schema
+from ..names import singular, words
 from .context import Context
 from .shapes import NEVER
 
@@ -12,7 +13,7 @@ from .shapes import NEVER
 def array(lw: Context, schema: Schema, hint: str) -> ir.Type:
     items = schema.get("items")
     prefix = [s for s in schema.get("prefixItems") or [] if isinstance(s, Schema)]
-    rest = lw.type_of(items, hint + "Item") if isinstance(items, Schema) and items != NEVER else None
+    rest = lw.type_of(items, item_name(lw, hint)) if isinstance(items, Schema) and items != NEVER else None
     if not prefix:
         return ir.Array(rest if rest is not None else ir.AnyType())
     positional = [lw.type_of(s, f"{hint}Item{i}") for i, s in enumerate(prefix, 1)]
@@ -25,6 +26,15 @@ def array(lw: Context, schema: Schema, hint: str) -> ir.Type:
                            "tuple is); read as a list", kind="open tuple")
     extra = [] if items == NEVER else [rest if rest is not None else ir.AnyType()]
     return ir.Array(ir.union(*positional, *extra))
+
+
+def item_name(lw: Context, hint: str) -> str:
+    """What an array's items declare under: the singular of its name's last word (``…Choices`` →
+    ``…Choice``) where that is a plural and no declaration has the name, else ``…Item``."""
+    last = words(hint)[-1:] or [""]
+    one = singular(last[0]) if hint.endswith(last[0]) else None
+    named = hint[: len(hint) - len(last[0])] + one if one else None
+    return named if named and lw.free(named) else hint + "Item"
 
 
 def _tuple_keyword(schema: Schema, first: Schema) -> Location:

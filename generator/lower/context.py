@@ -30,7 +30,10 @@ class Names(Mapping[str, str]):
     def __getitem__(self, key: str) -> str:
         found = self.chosen.get(key)
         if found is None:
-            found = self.chosen[key] = unique(self.definitions[key].name, self.taken)  # (KeyError: no definition)
+            name = self.definitions[key].name  # (KeyError: no definition)
+            # a name made for it that an inline class took already: it is the body (`CreateOrderRequestBody`)
+            name = name + "Body" if name in self.taken and name + "Body" not in self.taken else name
+            found = self.chosen[key] = unique(name, self.taken)
         return found
 
     def __iter__(self) -> Iterator[str]:
@@ -70,6 +73,9 @@ class Context(Protocol):
 
     def of_kind(self, schema: Schema, kind: Any, hint: str) -> ir.Type:
         """The type of ``schema`` as the JSON type ``kind``."""
+
+    def free(self, name: str) -> bool:
+        """No declaration has taken ``name`` yet."""
 
     def expand(self, schema: Schema) -> Schema:
         """``schema`` with its ``allOf`` (and a ``$ref`` with constraining siblings) folded in."""

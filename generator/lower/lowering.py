@@ -124,6 +124,9 @@ class Lowering:
                 t = ir.union(*(m for m in t.members if m != ir.Null()))
             self.declarations[slot] = ir.Alias(name, t, doc, inline, origin)
 
+    def free(self, name: str) -> bool:
+        return name not in self.taken
+
     def take(self, hint: str) -> str:
         """A class name for ``hint``, unique in the module."""
         return unique(hint, self.taken)

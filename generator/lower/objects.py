@@ -7,7 +7,7 @@ import re
 
 from .. import ir
 from ..frontend.schema import Schema
-from ..names import pascal
+from ..names import after, pascal
 from . import references
 from .context import Context
 from .shapes import NEVER, description
@@ -22,7 +22,7 @@ def model(lw: Context, name: str, schema: Schema, doc: str | None, inline: bool,
         ir.Field(
             name=wire,
             wire_name=wire,
-            type=lw.type_of(sub, name + pascal(wire)),
+            type=lw.type_of(sub, property_name(lw, name, wire)),
             required=wire in required,
             default=references.default(lw, sub),
             doc=description(sub),
@@ -43,6 +43,15 @@ def model(lw: Context, name: str, schema: Schema, doc: str | None, inline: bool,
                       "the values of other keys beside `properties` are not kept; they are ignored",
                       kind="unenforced constraint")
     return ir.Model(name, tuple(fields), doc, closed=closed(schema), inline=inline, origin=origin)
+
+
+def property_name(lw: Context, model: str, wire: str) -> str:
+    """What a property declares under: the model's name and the property's, a word the model's name
+    ends with said once (``…ContentPartImage`` + ``image_url`` → ``…ContentPartImageUrl``), unless
+    that is the model's own name or taken (then both in full: ``UserUser``, the ``user`` of ``User``)."""
+    word = pascal(wire)
+    joined = after(model, word)
+    return joined if joined != model and lw.free(joined) else model + word
 
 
 def closed(schema: Schema) -> bool:

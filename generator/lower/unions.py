@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import ir
 from ..frontend.schema import Schema
-from ..names import pascal, words
+from ..names import after, pascal
 from .context import Context
 from .shapes import has_constant, implied_kind, text
 
@@ -67,19 +67,11 @@ def _pascal(text: str) -> str:
 def _named(lw: Context, hint: str, word: str, title: str | None, kind: bool) -> str:
     if kind:
         return hint + "Object" if word == "Object" and hint in lw.scope.named else hint
-    if title is not None and title.isidentifier() and pascal(title) == title and title not in lw.scope.named:
-        return title  # `BetaResponseAudioWsDelta`: a class name already
-    return after(hint, word)
-
-
-def after(hint: str, word: str) -> str:
-    """``word`` after ``hint``, the words they share said once: ``ToolResources`` after
-    ``AssistantToolResources`` is ``AssistantToolResources``, ``ConfigurationFile`` ``…ToolResourcesConfigurationFile``."""
-    ours, theirs = [w.lower() for w in words(hint)], words(word)
-    for k in range(min(len(ours), len(theirs)), 0, -1):
-        if ours[-k:] == [w.lower() for w in theirs[:k]]:
-            return hint + pascal("_".join(theirs[k:]))
-    return hint + word
+    if title is not None and title.isidentifier() and pascal(title) == title and title not in lw.scope.named \
+            and lw.free(title):
+        return title  # `BetaResponseAudioWsDelta`: a class name already (and not another union's member)
+    named = after(hint, word)
+    return hint + "Object" if named == hint and hint in lw.scope.named else named  # (the title is the union's name)
 
 
 def _kind(schema: Schema) -> str | None:
