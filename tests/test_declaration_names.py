@@ -138,3 +138,16 @@ def test_a_member_titled_as_its_union_is_its_object_and_a_title_taken_is_said_af
     names = names_of(tmp_path, {"ApproximateLocation": located, "First": first, "Second": second})
     assert "ApproximateLocationObject" in names and "InputDelta" in names and "SecondInputDelta" in names
     assert not [n for n in names if n[-2:] in ("_2", "_3")]
+
+
+def test_a_spec_name_that_is_no_pascal_case_identifier_becomes_one_and_says_the_schemas(tmp_path: Path) -> None:
+    string = {"type": "string"}
+    module = lowered(tmp_path, {"Beta_AgentTagParam": obj(a=string), "ServerToolCaller_20260120": obj(b=string),
+                                "chatMessage": obj(c=string), "HTTPError": obj(d=string),
+                                "Foo_Bar": obj(e=string), "FooBar": obj(f=string)})
+    named = by_name(module)
+    assert sorted(named) == ["BetaAgentTagParam", "ChatMessage", "FooBar", "Foo_Bar", "HTTPError",
+                             "ServerToolCaller20260120"]
+    assert named["BetaAgentTagParam"].doc == "The schema's name: `Beta_AgentTagParam`."
+    assert named["HTTPError"].doc is None and named["FooBar"].doc is None
+    assert [f.wire_name for f in named["Foo_Bar"].fields] == ["e"]  # type: ignore[union-attr]

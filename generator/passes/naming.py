@@ -12,7 +12,7 @@ from dataclasses import replace
 from .. import ir
 from ..diagnostics import Reporter
 from ..ir.walk import rename_all, types
-from ..names import (FIELD_RESERVED, FORMAT_NAMES, MODULE_NAMES, OUTPUT_NAMES, RESERVED, Both, identifier,
+from ..names import (FIELD_RESERVED, FORMAT_NAMES, MODULE_NAMES, OUTPUT_NAMES, RESERVED, Both, identifier, pascal,
                      portable_wire_name, unique)
 from .where import location
 
@@ -21,11 +21,15 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
     reserved = RESERVED | OUTPUT_NAMES | MODULE_NAMES
     taken: set[str] = set()
     renamed: dict[str, str] = {}
-    # Names the schema gives first, and among them the ones already valid: those keep their name.
-    for d in sorted(module.declarations, key=lambda d: (d.inline, not _valid(d.name, reserved))):
-        renamed[d.name] = unique(identifier(d.name, style="pascal", reserved=reserved), taken)
+    # Names the schema gives first, and among them the PascalCase ones: those keep their name.
+    for d in sorted(module.declarations, key=lambda d: (d.inline, class_name(d.name, reserved) != d.name)):
+        written = identifier(d.name, style="pascal", reserved=reserved)
+        renamed[d.name] = unique(next((n for n in (class_name(d.name, reserved), written) if n not in taken), written),
+                                 taken)
+    said = {renamed[d.name]: d.name for d in module.declarations if not d.inline and renamed[d.name] != d.name}
     module = rename_all(module, renamed)
     declarations = tuple(_name_fields(d) if isinstance(d, ir.Model) else d for d in module.declarations)
+    declarations = tuple(replace(d, doc=_as_written(d.doc, said[d.name])) if d.name in said else d for d in declarations)
     for d in declarations:
         for f in d.fields if isinstance(d, ir.Model) else ():
             if not portable_wire_name(f.wire_name):
@@ -34,6 +38,23 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
                               "cannot rename to; the msgspec variant has no field for it (it is ignored there)",
                               kind="unportable key")
     return ir.Module(declarations, module.root)
+
+
+def class_name(text: str, reserved: Container[str]) -> str:
+    """A class name for ``text``: a valid identifier as PascalCase as its words allow
+    (``Beta_AgentTagParam`` → ``BetaAgentTagParam``, ``ServerToolCaller_20260120`` →
+    ``ServerToolCaller20260120``, ``chatMessage`` → ``ChatMessage``; ``HTTPError`` as it is)."""
+    written = identifier(text, style="pascal", reserved=reserved)
+    inner = written.rstrip("_")  # (a reserved name's `_` is kept)
+    if "_" not in inner.lstrip("_") and inner[:1].isupper():
+        return written
+    return identifier(pascal(inner), style="pascal", reserved=reserved)
+
+
+def _as_written(doc: str | None, name: str) -> str:
+    """The docstring of a class whose name is not the schema's: the schema's name said at its end."""
+    said = f"The schema's name: `{name}`."
+    return f"{doc.rstrip()}\n\n{said}" if doc else said
 
 
 def _name_fields(model: ir.Model) -> ir.Model:

@@ -343,6 +343,8 @@ def _write(value: typing.Any) -> typing.Any:
 
 @dataclass(kw_only=True)
 class Any_(_Model):
+    """The schema's name: `Any`."""
+
     value: Any = field(default=None, metadata={"nullable": True})
 
 
@@ -358,6 +360,8 @@ class FooBar(_Model):
 
 @dataclass(kw_only=True)
 class FooBar_2(_Model):
+    """The schema's name: `foo-bar`."""
+
     dash: int | None = None
 
 
@@ -390,8 +394,13 @@ class Identifiers(_Model):
 
 @dataclass(kw_only=True)
 class List(_Model):
+    """The schema's name: `list`."""
+
     items: list[str] | None = None
 
 
 Str = str
-"""A definition named like a builtin."""
+"""A definition named like a builtin.
+
+The schema's name: `str`.
+"""

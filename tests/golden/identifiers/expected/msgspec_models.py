@@ -7,6 +7,8 @@ from msgspec import UNSET, Struct, UnsetType, field
 
 
 class Any_(Struct, kw_only=True):
+    """The schema's name: `Any`."""
+
     value: Any | UnsetType = UNSET
 
 
@@ -19,6 +21,8 @@ class FooBar(Struct, kw_only=True):
 
 
 class FooBar_2(Struct, kw_only=True):
+    """The schema's name: `foo-bar`."""
+
     dash: int | UnsetType = UNSET
 
 
@@ -49,8 +53,13 @@ class Identifiers(Struct, kw_only=True):
 
 
 class List(Struct, kw_only=True):
+    """The schema's name: `list`."""
+
     items: list[str] | UnsetType = UNSET
 
 
 Str = str
-"""A definition named like a builtin."""
+"""A definition named like a builtin.
+
+The schema's name: `str`.
+"""

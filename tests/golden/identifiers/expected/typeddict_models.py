@@ -3,6 +3,8 @@ from typing import Any, NotRequired, TypedDict
 
 
 class Any_(TypedDict):
+    """The schema's name: `Any`."""
+
     value: NotRequired[Any]
 
 
@@ -15,6 +17,8 @@ class FooBar(TypedDict):
 
 
 class FooBar_2(TypedDict):
+    """The schema's name: `foo-bar`."""
+
     dash: NotRequired[int]
 
 
@@ -50,8 +54,13 @@ Identifiers = TypedDict(
 
 
 class List(TypedDict):
+    """The schema's name: `list`."""
+
     items: NotRequired[list[str]]
 
 
 Str = str
-"""A definition named like a builtin."""
+"""A definition named like a builtin.
+
+The schema's name: `str`.
+"""
