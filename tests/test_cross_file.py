@@ -110,7 +110,7 @@ def test_only_what_is_referred_to_is_copied_and_pointers_and_back_references_res
     result = generate(tmp_path)
     assert result.returncode == 0, result.stderr
     source = (tmp_path / "generated" / "main" / "dataclass_models.py").read_text()
-    assert "class Used" in source and "class inner" in source and "Unused" not in source
+    assert "class Used" in source and "class Inner" in source and "Unused" not in source
     assert "Leaf = bool" in source and "next: Leaf | None" in source
     assert source.count("Home = Literal") == 1 and "back: Home | None" in source
 
@@ -153,7 +153,7 @@ def test_a_pointer_into_a_draft_07_tuple_finds_its_item(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     source = (tmp_path / "generated" / "t" / "dataclass_models.py").read_text()
     assert "first: Model0 | None" in source and 'Model0 = Literal["x"]' in source
-    assert "rest: additionalItems | None" in source and "additionalItems = bool" in source
+    assert "rest: AdditionalItems | None" in source and "AdditionalItems = bool" in source
 
 
 def test_a_definition_copied_only_to_be_folded_into_another_is_not_declared(tmp_path: Path) -> None:

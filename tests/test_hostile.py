@@ -98,8 +98,10 @@ def test_wire_names_round_trip(package: Path) -> None:
 
 
 def test_docstrings_keep_the_text(package: Path) -> None:
+    """The description, and the title the class name was rebuilt from (``naming``), as text."""
     dc = _load(package, "dataclass")
-    assert inspect.cleandoc(_root(dc).__doc__ or "") == inspect.cleandoc(HOSTILE[0])
+    said = f"The schema's name: `{HOSTILE[0]}`."
+    assert inspect.cleandoc(_root(dc).__doc__ or "") == inspect.cleandoc(HOSTILE[0]) + "\n\n" + said
 
 
 def test_keys_msgspec_cannot_carry_are_warned(package: Path) -> None:

@@ -57,7 +57,7 @@ def test_a_mapped_url_reads_the_vendored_file_and_the_mapped_folder_is_no_input(
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in (tmp_path / "generated").iterdir()) == ["__init__.py", "app", "py.typed"]
     source = (tmp_path / "generated" / "app" / "msgspec_models.py").read_text()
-    assert "root: path" in source and "include: paths | UnsetType" in source and "paths = list[path]" in source
+    assert "root: Path" in source and "include: Paths | UnsetType" in source and "Paths = list[Path]" in source
     assert 'Id = Literal["MIT", "Apache-2.0"]' in source  # through the vendored file's `$id`, to the file with that `$id`
     code = ("import msgspec, generated.app.msgspec_models as m\n"
             "msgspec.json.decode(b'{\"root\": \"src\", \"include\": [\"a\"], \"license\": \"MIT\"}', type=m.App)\n"

@@ -73,9 +73,14 @@ class Lowering:
         """Folded schemas whose type is being made, each with the name it gets when met again (``folded``)."""
         self.depth = 0
         """How deep the current type expression nests."""
-        self.placed: dict[int, tuple[Schema, str]] = {}
-        """The inline models declared, by ``id`` of their schema (kept alive): the schema met again
-        (folded into another parent, where folding changed nothing of it) is that model."""
+        self.placed: dict[int, tuple[Schema, str, str]] = {}
+        """The inline models declared, by ``id`` of their schema (kept alive), with the definition that
+        declared them: the schema met again in another definition (folded into it, where folding
+        changed nothing of it) is that model. Within one definition (the branches of a union that
+        share what is beside it) each stays its own: the first branch's name would change when a
+        branch is inserted before it."""
+        self.unit_key = ""
+        """The definition being lowered."""
 
     def module(self) -> ir.Module:
         return ir.Module(tuple(d for d in self.declarations if d is not None), self.scope.names.get("#"))
@@ -83,6 +88,7 @@ class Lowering:
     def unit(self, key: str) -> None:
         """Lower one definition of the set (and what it declares inline)."""
         definition = self.scope.definitions[key]  # a derived name is an inline one: the schema gives it none
+        self.unit_key = key
         self.declare(self.scope.names[key], definition.schema, inline=definition.derived,
                      null_at_refs=references.nullable(self, key))
 
@@ -133,12 +139,13 @@ class Lowering:
 
     def inline(self, hint: str, schema: Schema) -> ir.Ref:
         """The inline model of ``schema``: one declaration per schema object (a place, as folding
-        leaves it), named by the first parent met (``home_first`` makes it the one that writes it)."""
+        leaves it) and definition, named by the first definition met (``home_first`` makes it the
+        one that writes it)."""
         same = self.placed.get(id(schema))
-        if same is not None:
+        if same is not None and same[2] != self.unit_key:
             return ir.Ref(same[1])
         name = self.take(hint)
-        self.placed[id(schema)] = (schema, name)
+        self.placed.setdefault(id(schema), (schema, name, self.unit_key))
         self.declare(name, schema, inline=True)
         return ir.Ref(name)
 

@@ -26,7 +26,9 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
         written = identifier(d.name, style="pascal", reserved=reserved)
         renamed[d.name] = unique(next((n for n in (class_name(d.name, reserved), written) if n not in taken), written),
                                  taken)
-    said = {renamed[d.name]: d.name for d in module.declarations if not d.inline and renamed[d.name] != d.name}
+    # the schema's name said where its words were joined anew (not where only a letter's case or a `_` changed)
+    said = {renamed[d.name]: d.name for d in module.declarations
+            if not d.inline and renamed[d.name] != d.name and not d.name.isalnum()}
     module = rename_all(module, renamed)
     declarations = tuple(_name_fields(d) if isinstance(d, ir.Model) else d for d in module.declarations)
     declarations = tuple(replace(d, doc=_as_written(d.doc, said[d.name])) if d.name in said else d for d in declarations)

@@ -343,8 +343,6 @@ def _write(value: typing.Any) -> typing.Any:
 
 @dataclass(kw_only=True)
 class Any_(_Model):
-    """The schema's name: `Any`."""
-
     value: Any = field(default=None, metadata={"nullable": True})
 
 
@@ -394,13 +392,8 @@ class Identifiers(_Model):
 
 @dataclass(kw_only=True)
 class List(_Model):
-    """The schema's name: `list`."""
-
     items: list[str] | None = None
 
 
 Str = str
-"""A definition named like a builtin.
-
-The schema's name: `str`.
-"""
+"""A definition named like a builtin."""

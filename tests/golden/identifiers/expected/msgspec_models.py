@@ -7,8 +7,6 @@ from msgspec import UNSET, Struct, UnsetType, field
 
 
 class Any_(Struct, kw_only=True):
-    """The schema's name: `Any`."""
-
     value: Any | UnsetType = UNSET
 
 
@@ -53,13 +51,8 @@ class Identifiers(Struct, kw_only=True):
 
 
 class List(Struct, kw_only=True):
-    """The schema's name: `list`."""
-
     items: list[str] | UnsetType = UNSET
 
 
 Str = str
-"""A definition named like a builtin.
-
-The schema's name: `str`.
-"""
+"""A definition named like a builtin."""

@@ -3,8 +3,6 @@ from typing import Any, NotRequired, TypedDict
 
 
 class Any_(TypedDict):
-    """The schema's name: `Any`."""
-
     value: NotRequired[Any]
 
 
@@ -54,13 +52,8 @@ Identifiers = TypedDict(
 
 
 class List(TypedDict):
-    """The schema's name: `list`."""
-
     items: NotRequired[list[str]]
 
 
 Str = str
-"""A definition named like a builtin.
-
-The schema's name: `str`.
-"""
+"""A definition named like a builtin."""
