@@ -92,6 +92,30 @@ def inline_copies(n: int) -> Document:
     return {"title": "Copies", "type": "object", "properties": {"c": {"$ref": "#/$defs/C0"}}, "$defs": defs}
 
 
+def fold_fan_in(n: int) -> Document:
+    """``n`` components, each ``allOf`` a base with an inline object and a list of them, and an own
+    property: one inline class for all of them (``Lowering.inline``), each lowered after the base."""
+    base = {"type": "object", "properties": {"owner": {"type": "object", "properties": {"name": {"type": "string"}}},
+                                             "choices": {"type": "array", "items": {
+                                                 "type": "object", "properties": {"i": {"type": "integer"}}}}}}
+    schemas: Document = {f"K{i}": {"allOf": [{"$ref": "#/components/schemas/Base"},
+                                            {"type": "object", "properties": {f"v{i}": {"type": "string"}}}]}
+                         for i in range(n)}
+    schemas["Base"] = base  # (listed last: lowered first all the same)
+    return {"openapi": "3.1.0", "info": {"title": "Fan", "version": "1"}, "paths": {}, "components": {"schemas": schemas}}
+
+
+def path_item_chain(n: int) -> Document:
+    """``n`` paths, each a ``$ref`` to the first of a chain of ``n`` path items that ends in one with an
+    operation: each link followed once, not once per path."""
+    items: Document = {f"P{i}": {"$ref": f"#/components/pathItems/P{i + 1}"} for i in range(n)}
+    items[f"P{n}"] = {"get": {"operationId": "getIt", "responses": {"200": {"description": "ok", "content": {
+        "application/json": {"schema": {"type": "object", "properties": {"a": {"type": "string"}}}}}}}}}
+    paths = {f"/p{i}": {"$ref": "#/components/pathItems/P0"} for i in range(n)}
+    return {"openapi": "3.1.0", "info": {"title": "Chain", "version": "1"}, "paths": paths,
+            "components": {"pathItems": items}}
+
+
 SHAPES: dict[str, Callable[[int], Document]] = {
     "depth": depth,
     "anyOf in anyOf": unions_in_unions,
@@ -102,4 +126,6 @@ SHAPES: dict[str, Callable[[int], Document]] = {
     "long enum": long_enum,
     "shared members": shared_members,
     "inline copies": inline_copies,
+    "allOf fan-in": fold_fan_in,
+    "path-item chain": path_item_chain,
 }

@@ -139,33 +139,65 @@ class _Reader:
         self.reporter = reporter
         self.files = files
         self.documents: dict[str, Any] = {display: document}
+        self.ends: dict[tuple[str, str], tuple[_Place | None, Any, str | None]] = {}
+        """By the place of a ``$ref`` (file, pointer): the place its chain ends at (``None``: nowhere),
+        what is there, and the pointer of the last place in the document after it on the way (the
+        route of a place in another file: ``_Place.route``), if any."""
         self.found: dict[tuple[str, str], Body] = {}
         """By file and pointer: a body reached along several ways is one."""
         self.components: list[str] = []
 
     def follow(self, at: _Place, node: Any) -> tuple[_Place, Any]:
         """``node`` (at ``at``), or what its ``$ref`` names (in turn), and where that is; ``None`` when
-        a reference finds nothing (reported) or goes round in a circle."""
-        seen = {at}
+        a reference finds nothing (reported once) or goes round in a circle. Each reference of a
+        chain is followed once, however many places lead into it (``ends``)."""
+        trail: list[_Place] = []
+        on_trail: set[tuple[str, str]] = set()
         while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            ref, where = node["$ref"], Location(at.file, at.pointer + "/$ref")
-            target = _target(ref, at.file)
-            if target is None:
-                self.reporter.warn(where, f"{ref!r} is no file of the schema folder: the bodies it holds are not generated",
+            key = (at.file, at.pointer)
+            known = self.ends.get(key)
+            if known is not None or key in on_trail:
+                end, node, last = known or (None, None, None)
+                if known is not None and last is None and at.file == self.display:
+                    last = at.pointer  # (the place met is on the way too)
+                break
+            trail.append(at)
+            on_trail.add(key)
+            step = self._step(at, node["$ref"])
+            if step is None:
+                end, node, last = None, None, None
+                break
+            at, node = step
+        else:
+            if not trail:
+                return at, node
+            end, last = at, at.pointer if at.file == self.display else None
+        start = trail[0] if trail else at
+        for place in reversed(trail):
+            self.ends[place.file, place.pointer] = (end, node, last)
+            if last is None and place.file == self.display:
+                last = place.pointer
+        found = self.ends.get((start.file, start.pointer), (end, node, last))
+        if found[0] is None:
+            return start, None
+        return _Place(found[0].file, found[0].pointer, found[2] if found[2] is not None else start.route), found[1]
+
+    def _step(self, at: _Place, ref: str) -> tuple[_Place, Any] | None:
+        """What the ``$ref`` at ``at`` names, and where; ``None`` (reported) when it names nothing."""
+        where = Location(at.file, at.pointer + "/$ref")
+        target = _target(ref, at.file)
+        if target is None:
+            self.reporter.warn(where, f"{ref!r} is no file of the schema folder: the bodies it holds are not generated",
+                               kind="operation reference")
+            return None
+        document = self._document(target.file, where)
+        node = common.follow(document, target.pointer) if target.pointer[:1] in ("", "/") else None
+        if node is None:
+            if document is not None:
+                self.reporter.warn(where, f"{ref!r} names nothing: the bodies it would hold are not generated",
                                    kind="operation reference")
-                return at, None
-            if target in seen:
-                return at, None
-            seen.add(target)
-            document = self._document(target.file, where)
-            node = common.follow(document, target.pointer) if target.pointer[:1] in ("", "/") else None
-            if node is None:
-                if document is not None:
-                    self.reporter.warn(where, f"{ref!r} names nothing: the bodies it would hold are not generated",
-                                       kind="operation reference")
-                return at, None
-            at = target if target.file == self.display else _Place(target.file, target.pointer, at.route)
-        return at, node
+            return None
+        return target, node
 
     def _document(self, file: str, where: Location) -> Any:
         """The parsed ``file``, read once; ``None`` when it may not be read (an error, or a warning
