@@ -122,11 +122,15 @@ def write_only_not_required(schema: Schema) -> Schema:
     return Schema({**schema, "required": [r for r in required if r not in write_only]}, schema.loc)
 
 
-def follow(document: Any, json_pointer: str) -> Any:
-    """The value ``json_pointer`` (``/a/0``, no ``#``) names in ``document``, or ``None``."""
+def follow(document: Any, json_pointer: str,
+           spelling: Callable[[Any, list[str], int], str] | None = None) -> Any:
+    """The value ``json_pointer`` (``/a/0``, no ``#``) names in ``document``, or ``None``.
+    ``spelling(node, tokens, i)``: the key the ``i``-th token stands for in ``node``, where the
+    document was rewritten since the pointer was written (``jsonschema``: draft-07 tuples)."""
     node = document
-    for raw in json_pointer.split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
+    tokens = [raw.replace("~1", "/").replace("~0", "~") for raw in json_pointer.split("/")[1:]]
+    for i, token in enumerate(tokens):
+        token = spelling(node, tokens, i) if spelling is not None else token
         if isinstance(node, dict) and token in node:
             node = node[token]
         elif isinstance(node, list) and token.isdigit() and int(token) < len(node):

@@ -15,7 +15,7 @@ from urllib.parse import unquote, urldefrag, urljoin
 
 from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, few, pointer
 from ..schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP, Definition, Schema, SchemaSet, wrap
-from .common import (boolean_exclusive_bounds, drop_extensions, is_path, join, map_subschemas, not_a_schema,
+from .common import (boolean_exclusive_bounds, drop_extensions, follow, is_path, join, map_subschemas, not_a_schema,
                      tuple_items, write_only_not_required)
 
 #: Keywords that say nothing about values: a document with only these is a container of definitions.
@@ -119,7 +119,7 @@ def _add_pointer_targets(root: Schema, definitions: dict[str, Definition],
         for ref in (refs_of(found.schema) if found is not None else wanted):
             if ref in definitions or not ref.startswith("#/"):
                 continue
-            target = _follow(root, ref[1:])
+            target = follow(root, ref[1:], _tuple_spelling)
             if isinstance(target, dict) and not isinstance(target, Schema):
                 target = read(target, Location(root.loc.path, ref[1:]))
             if isinstance(target, Schema):
@@ -235,18 +235,12 @@ def refs_of(schema: Any) -> list[str]:
 _TUPLE_SPELLINGS = {"items": "prefixItems", "additionalItems": "items"}
 
 
-def _follow(root: Any, json_pointer: str) -> Any:
-    node = root
-    tokens = [raw.replace("~1", "/").replace("~0", "~") for raw in json_pointer.split("/")[1:]]
-    for i, token in enumerate(tokens):
-        if isinstance(node, dict) and isinstance(node.get("prefixItems"), list) and (
-                (token == "items" and i + 1 < len(tokens) and tokens[i + 1].isdigit())
-                or (token == "additionalItems" and token not in node)):
-            token = _TUPLE_SPELLINGS[token]  # draft-07 `items: [...]` became `prefixItems`
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return node
+def _tuple_spelling(node: Any, tokens: list[str], i: int) -> str:
+    """A pointer written into a draft-07 tuple (``items/0``, ``additionalItems``) after ``items: [...]``
+    became ``prefixItems`` (``common.follow``)."""
+    token = tokens[i]
+    if isinstance(node, dict) and isinstance(node.get("prefixItems"), list) and (
+            (token == "items" and i + 1 < len(tokens) and tokens[i + 1].isdigit())
+            or (token == "additionalItems" and token not in node)):
+        return _TUPLE_SPELLINGS[token]
+    return token
