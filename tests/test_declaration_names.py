@@ -21,11 +21,16 @@ from schemagen.project.inputs import Input
 from schemagen.project.pipeline import to_ir
 
 
-def lowered(tmp_path: Path, schemas: dict[str, Any]) -> ir.Module:
+def reported(tmp_path: Path, schemas: dict[str, Any]) -> tuple[ir.Module, Reporter]:
     path = tmp_path / "spec.json"
     path.write_text(json.dumps({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
                                 "components": {"schemas": schemas}}))
-    return to_ir(Input("spec", path, "spec.json"), tmp_path, Reporter())
+    reporter = Reporter()
+    return to_ir(Input("spec", path, "spec.json"), tmp_path, reporter), reporter
+
+
+def lowered(tmp_path: Path, schemas: dict[str, Any]) -> ir.Module:
+    return reported(tmp_path, schemas)[0]
 
 
 def by_name(module: ir.Module) -> dict[str, ir.Declaration]:
@@ -70,11 +75,15 @@ def test_what_folding_changes_at_a_place_is_a_declaration_of_its_own(tmp_path: P
     assert [f.required for f in by_name(module)[strict_owner.name].fields] == [True]  # type: ignore[union-attr]
 
 
-def test_a_cycle_of_folds_is_lowered_once(tmp_path: Path) -> None:
+def test_a_cycle_of_folds_ends_and_each_side_has_both_properties(tmp_path: Path) -> None:
+    """``home_first`` cuts the cycle where it is met again; folding warns of it (``allOf cycle``)."""
     a = {"allOf": [{"$ref": "#/components/schemas/B"}], "type": "object", "properties": {"x": OWNER}}
     b = {"allOf": [{"$ref": "#/components/schemas/A"}], "type": "object", "properties": {"y": OWNER}}
-    module = lowered(tmp_path, {"A": a, "B": b})
-    assert {"A", "B"} <= set(by_name(module))
+    module, reporter = reported(tmp_path, {"A": a, "B": b})
+    assert {w.kind for w in reporter.warnings} == {"allOf cycle"}
+    for name in ("A", "B"):
+        model = by_name(module)[name]
+        assert isinstance(model, ir.Model) and sorted(f.wire_name for f in model.fields) == ["x", "y"]
 
 
 def test_no_place_of_openais_description_is_two_declarations() -> None:

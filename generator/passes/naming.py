@@ -21,11 +21,12 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
     reserved = RESERVED | OUTPUT_NAMES | MODULE_NAMES
     taken: set[str] = set()
     renamed: dict[str, str] = {}
-    # Names the schema gives first, and among them the PascalCase ones: those keep their name.
-    for d in sorted(module.declarations, key=lambda d: (d.inline, class_name(d.name, reserved) != d.name)):
+    wanted = {d.name: class_name(d.name, reserved) for d in module.declarations}
+    # Names the schema gives first, and among them the PascalCase ones: those keep their name; one
+    # whose PascalCase another has keeps the identifier it is written as (`Foo_Bar` beside `FooBar`).
+    for d in sorted(module.declarations, key=lambda d: (d.inline, wanted[d.name] != d.name)):
         written = identifier(d.name, style="pascal", reserved=reserved)
-        renamed[d.name] = unique(next((n for n in (class_name(d.name, reserved), written) if n not in taken), written),
-                                 taken)
+        renamed[d.name] = unique(wanted[d.name] if wanted[d.name] not in taken else written, taken)
     # the schema's name said where its words were joined anew (not where only a letter's case or a `_` changed)
     said = {renamed[d.name]: d.name for d in module.declarations
             if not d.inline and renamed[d.name] != d.name and not d.name.isalnum()}
