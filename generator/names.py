@@ -42,7 +42,11 @@ def pascal(text: str) -> str:
 def after(hint: str, word: str) -> str:
     """``word`` after ``hint``, the words they share said once: ``ToolResources`` after
     ``AssistantToolResources`` is ``AssistantToolResources``, ``ConfigurationFile`` ``…ToolResourcesConfigurationFile``."""
-    ours, theirs = [w.lower() for w in words(hint)], words(word)
+    theirs = words(word)
+    end = hint.lower()
+    if not any(end.endswith(w.lower()) for w in theirs):  # (most often: no word to share, and no walk of `hint`)
+        return hint + word
+    ours = [w.lower() for w in words(hint)]
     for k in range(min(len(ours), len(theirs)), 0, -1):
         if ours[-k:] == [w.lower() for w in theirs[:k]]:
             return hint + pascal("_".join(theirs[k:]))

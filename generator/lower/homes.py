@@ -17,6 +17,8 @@ from ..frontend.schema import Definition
 from .shapes import REF_ANNOTATIONS
 
 _UNIONS = ("anyOf", "oneOf")
+_BESIDE_NOTHING = REF_ANNOTATIONS | set(_UNIONS)
+"""A union with no other keyword than these: its branches take nothing from beside them."""
 
 
 def home_first(definitions: Mapping[str, Definition]) -> list[str]:
@@ -58,9 +60,9 @@ def _folded(root: Any, own: set[int]) -> list[str]:
         seen.add(id(node))
         if isinstance(node.get("$ref"), str) and not REF_ANNOTATIONS.issuperset(node):
             found.append(node["$ref"])
-        members = [*_list(node.get("allOf"))]
-        if set(node) - REF_ANNOTATIONS - set(_UNIONS):  # branches that take the keywords beside them
-            members += [m for key in _UNIONS for m in _list(node.get(key))]
+        members = _list(node.get("allOf"))
+        if ("anyOf" in node or "oneOf" in node) and not _BESIDE_NOTHING.issuperset(node):
+            members = [*members, *_list(node.get("anyOf")), *_list(node.get("oneOf"))]  # branches take what is beside them
         found.extend(m["$ref"] for m in members if isinstance(m, dict) and isinstance(m.get("$ref"), str))
         stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
     return found
