@@ -164,3 +164,29 @@ def test_a_spec_name_that_is_no_pascal_case_identifier_becomes_one_and_says_the_
     assert named["BetaAgentTagParam"].doc == "The schema's name: `Beta_AgentTagParam`."
     assert named["HTTPError"].doc is None and named["FooBar"].doc is None
     assert [f.wire_name for f in named["Foo_Bar"].fields] == ["e"]  # type: ignore[union-attr]
+
+
+def stainless(name: str) -> dict[str, Any]:
+    return {"x-stainless-naming": {"python": {"type_name": name}}}
+
+
+def test_a_vendor_extension_names_the_class_unless_another_definition_has_the_name(tmp_path: Path) -> None:
+    string = {"type": "string"}
+    block = obj(text=string, citation=obj(url=string) | {"x-speakeasy-name-override": "Citation"},
+                other={"$ref": "#/components/schemas/Other", "x-speakeasy-name-override": "NotAClass"})
+    child = {"allOf": [{"$ref": "#/components/schemas/Beta_text_block"}, obj(b=string)]}
+    module = lowered(tmp_path, {"Beta_text_block": block | stainless("TextBlock"),
+                                "Other": obj(a=string) | stainless("Beta_text_block"), "Child": child})
+    assert sorted(by_name(module)) == ["Child", "Citation", "Other", "TextBlock"]
+    assert field_type(module, "TextBlock", "other") == ir.Ref("Other")  # a reference alone is what it refers to
+    assert field_type(module, "Child", "citation") == ir.Ref("Citation")  # the name is its place's, not Child's
+
+
+def test_a_vendor_name_in_json_schema_and_on_a_nested_object(tmp_path: Path) -> None:
+    path = tmp_path / "spec.json"
+    inner = obj(v={"type": "integer"}) | {"x-speakeasy-name-override": "Inner"}
+    path.write_text(json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "root",
+                                "$defs": {"a_b": obj(i=inner) | stainless("Ab")}, "type": "object",
+                                "properties": {"x": {"$ref": "#/$defs/a_b"}}}))
+    module = to_ir(Input("spec", path, "spec.json"), tmp_path, Reporter())
+    assert sorted(by_name(module)) == ["Ab", "Inner", "Root"]

@@ -20,6 +20,11 @@ ONE_SCHEMA = (
 )
 SCHEMA_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
 SCHEMA_MAP = ("properties", "patternProperties", "definitions", "$defs", "dependentSchemas")
+#: The Python name a vendor extension gives a schema (``x-stainless-naming``, ``x-speakeasy-name-override``),
+#: as the front end writes it: the one ``x-`` key a normalised schema keeps. An annotation: it says
+#: what to call the schema's class, nothing of what it accepts; it names that schema only, so folding
+#: takes it from the folded schema itself, never from what it folds in.
+PYTHON_NAME = "x-python-name"
 
 
 class Schema(dict[str, Any]):

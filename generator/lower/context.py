@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from .. import ir
 from ..diagnostics import Location, Reporter
-from ..frontend.schema import Definition, Schema
+from ..frontend.schema import PYTHON_NAME, Definition, Schema
 from ..names import unique
 
 #: Resolves a reference to another file (``schemas/other.json#/definitions/X``) to a type of the
@@ -25,12 +25,20 @@ class Names(Mapping[str, str]):
     def __init__(self, definitions: Mapping[str, Definition], taken: set[str]) -> None:
         self.definitions = definitions
         self.taken = taken
-        self.chosen = {key: unique(d.name, taken) for key, d in definitions.items() if not d.derived}
+        given = {key: d for key, d in definitions.items() if not d.derived}
+        # the schema's names first; then the name a vendor extension gives (`PYTHON_NAME`) where no
+        # other definition has it, its own name where one has
+        self.chosen = {key: unique(d.name, taken) for key, d in given.items() if python_name(d.schema) is None}
+        names = {d.name for d in given.values()}
+        for key, d in given.items():
+            if (vendor := python_name(d.schema)) is not None:
+                self.chosen[key] = unique(vendor if vendor not in taken and vendor not in names else d.name, taken)
 
     def __getitem__(self, key: str) -> str:
         found = self.chosen.get(key)
         if found is None:
-            name = self.definitions[key].name  # (KeyError: no definition)
+            definition = self.definitions[key]  # (KeyError: no definition)
+            name = python_name(definition.schema) or definition.name
             # a name made for it that an inline class took already: it is the body (`CreateOrderRequestBody`)
             name = name + "Body" if name in self.taken and name + "Body" not in self.taken else name
             found = self.chosen[key] = unique(name, self.taken)
@@ -41,6 +49,12 @@ class Names(Mapping[str, str]):
 
     def __len__(self) -> int:
         return len(self.definitions)
+
+
+def python_name(schema: Schema) -> str | None:
+    """The name a vendor extension gives the schema's class (``PYTHON_NAME``)."""
+    name = schema.get(PYTHON_NAME)
+    return name if isinstance(name, str) else None
 
 
 @dataclass(frozen=True, slots=True)

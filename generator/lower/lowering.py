@@ -18,7 +18,7 @@ from ..ir.walk import map_declaration_types, map_refs, nesting, reachable
 from ..names import unique
 from . import arrays, objects, references, unions
 from .constraints import constrain, scalar
-from .context import External, Names, Scope
+from .context import External, Names, Scope, python_name
 from .folding import Folder
 from .homes import home_first
 from .literals import literal
@@ -144,7 +144,8 @@ class Lowering:
         same = self.placed.get(id(schema))
         if same is not None and same[2] != self.unit_key:
             return ir.Ref(same[1])
-        name = self.take(hint)
+        vendor = python_name(schema)  # the name a vendor extension gives it, unless a definition or class has it
+        name = self.take(vendor if vendor is not None and vendor not in self.scope.named and self.free(vendor) else hint)
         self.placed.setdefault(id(schema), (schema, name, self.unit_key))
         self.declare(name, schema, inline=True)
         return ir.Ref(name)

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from typing import Any
 
 from ..diagnostics import Location, Reporter
-from ..frontend.schema import Schema
+from ..frontend.schema import PYTHON_NAME, Schema
 from .shapes import NEVER, implied_kind
 
 LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
 UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
 ANNOTATIONS = frozenset({"title", "description", "default", "examples", "deprecated", "$comment", "readOnly",
-                         "writeOnly", "$id", "$schema", "$anchor", "definitions", "$defs"})
+                         "writeOnly", "$id", "$schema", "$anchor", "definitions", "$defs", PYTHON_NAME})
 """Keywords that describe a schema and do not restrict what it accepts."""
 FIRST_WINS = ("title", "description", "default", "examples", "deprecated", "$comment", "discriminator")
 
@@ -46,6 +46,8 @@ def fold(schema: Schema, resolve: Callable[[Schema], Schema | None], reporter: R
     merged: dict[str, Any] = {}
     for part in parts:
         for key, value in part.items():
+            if key == PYTHON_NAME and part is not parts[0]:
+                continue  # the name of what is folded in names that, not this schema
             if key not in merged:
                 merged[key] = value
             else:

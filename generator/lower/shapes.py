@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from .. import ir
-from ..frontend.schema import Schema
+from ..frontend.schema import PYTHON_NAME, Schema
 
 #: Keywords beside a ``$ref`` that only describe it: the reference is the referenced type itself.
 REF_ANNOTATIONS = frozenset(
     {"$ref", "description", "title", "default", "examples", "deprecated", "$comment", "type",
-     "readOnly", "writeOnly", "$id", "$schema", "$anchor", "definitions", "$defs", "format"}
+     "readOnly", "writeOnly", "$id", "$schema", "$anchor", "definitions", "$defs", "format", PYTHON_NAME}
 )
 NEVER: dict[str, Any] = {"not": {}}
 """The schema that accepts nothing (``false``, as the front end writes it)."""

@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
 from ...diagnostics import Diagnostic, Location
-from ..schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP, Schema
+from ..schema import ONE_SCHEMA, PYTHON_NAME, SCHEMA_LIST, SCHEMA_MAP, Schema
 
 _JSON_TYPES = ((str, "a string"), (bool, "a boolean"), (int, "a number"), (float, "a number"), (list, "an array"))
 
@@ -56,9 +56,23 @@ def tuple_items(schema: dict[str, Any]) -> None:
 
 
 def drop_extensions(schema: dict[str, Any]) -> None:
-    """Vendor extensions (``x-…``) carry no type information."""
+    """Vendor extensions (``x-…``) carry no type information; the one that names the Python type
+    (``x-stainless-naming: {python: {type_name: …}}``, ``x-speakeasy-name-override``) stays as
+    ``PYTHON_NAME``."""
+    named = _vendor_name(schema)
     for key in [k for k in schema if isinstance(k, str) and k.startswith("x-")]:
         del schema[key]
+    if named is not None:
+        schema[PYTHON_NAME] = named
+
+
+def _vendor_name(schema: dict[str, Any]) -> str | None:
+    stainless = schema.get("x-stainless-naming")
+    python = stainless.get("python") if isinstance(stainless, dict) else None
+    for name in (python.get("type_name") if isinstance(python, dict) else None, schema.get("x-speakeasy-name-override")):
+        if isinstance(name, str) and name.strip():
+            return name.strip()
+    return None
 
 
 def join(base: str, ref: str) -> str:

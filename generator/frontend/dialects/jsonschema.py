@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
 from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, few, pointer
-from ..schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP, Definition, Schema, SchemaSet, wrap
+from ..schema import ONE_SCHEMA, PYTHON_NAME, SCHEMA_LIST, SCHEMA_MAP, Definition, Schema, SchemaSet, wrap
 from .common import (boolean_exclusive_bounds, drop_extensions, follow, is_path, join, map_subschemas, not_a_schema,
                      tuple_items, write_only_not_required)
 
@@ -27,7 +27,7 @@ DEFINITION_CONTAINERS = ("definitions", "$defs")
 #: Keywords that may stand beside ``$ref`` in drafts 4 to 7, where other siblings are ignored.
 #: ``type`` stays: it only adds kinds that a target without a ``type`` lets through (``lower.references.kinds_beside``).
 LEGACY_REF_SIBLINGS = frozenset({"$ref", "description", "title", "default", "examples", "$comment", "$schema", "$id",
-                                 "id", "definitions", "$defs", "type"})
+                                 "id", "definitions", "$defs", "type", PYTHON_NAME})
 LEGACY_DRAFTS = ("draft-04", "draft-06", "draft-07", "draft-03")
 
 
