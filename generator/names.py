@@ -8,6 +8,7 @@ import re
 import unicodedata
 from collections.abc import Container
 from functools import lru_cache
+from typing import Literal
 
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W_]+")
 #: Names a class must not take: keywords, soft keywords and builtins (it would shadow them).
@@ -25,6 +26,10 @@ RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset
 FIELD_RESERVED = frozenset(keyword.kwlist) | {"str", "int", "float", "bool", "list", "dict", "tuple"} \
     | {"Any", "Annotated", "Literal", "UNSET", "UnsetType", "field", "from_dict", "to_dict", "mro"}
 #: Names the annotation of a value with this format uses: a field of the same class must not take them.
+#: How classes are named (the ``names`` setting): as the schema names them, or as the official SDKs do
+#: (``lower.sdk``, ``passes.naming``).
+Naming = Literal["schema", "sdk"]
+NAMINGS: tuple[Naming, ...] = ("schema", "sdk")
 FORMAT_NAMES = {"date-time": "datetime", "date": "datetime", "time": "datetime", "duration": "datetime",
                 "uuid": "uuid", "decimal": "decimal", "base64": "bytes"}
 
@@ -32,6 +37,12 @@ FORMAT_NAMES = {"date-time": "datetime", "date": "datetime", "time": "datetime",
 def words(text: str) -> list[str]:
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return _WORDS.findall(ascii_text)
+
+
+def as_written(doc: str | None, name: str) -> str:
+    """The docstring of a class whose name is not the schema's: the schema's name said at its end."""
+    said = f"The schema's name: `{name}`."
+    return f"{doc.rstrip()}\n\n{said}" if doc else said
 
 
 def pascal(text: str) -> str:

@@ -112,14 +112,19 @@ def test_another_tools_table_is_no_mistake(tmp_path: Path) -> None:
      "\"class\" (StrEnum/IntEnum classes), not 'klass' - did you mean 'class'?"),
     ("output = 3\n", "pyproject.toml:2:1: #/tool/schemagen/output: must be a path (a string), not 3"),
     ('schema = "x"\n', "pyproject.toml:2:1: #/tool/schemagen/schema: unknown setting 'schema'; expected one of: "
-     "enums, ignore, inputs, openapi_scope, output, refs, required_defaults, schemas, templates, variants - did "
-     "you mean 'schemas'?"),
+     "enums, ignore, inputs, names, openapi_scope, output, refs, required_defaults, schemas, templates, variants - "
+     "did you mean 'schemas'?"),
+    ('names = "sdks"\n', 'pyproject.toml:2:1: #/tool/schemagen/names: must be "schema" (classes named as the schema '
+     "names them) or \"sdk\" (as the official SDKs name them), not 'sdks' - did you mean 'sdk'?"),
     ('[[tool.schemagen.inputs]]\npath = "schemas/a.json"\n  dialect = "openap"\n',
      "pyproject.toml:4:3: #/tool/schemagen/inputs/0/dialect: dialect must be one of: auto, jsonschema, openapi, "
      "not 'openap' - did you mean 'openapi'?"),
     ('[[tool.schemagen.inputs]]\npath = "schemas/a.json"\nnmae = "b"\n',
      "pyproject.toml:4:1: #/tool/schemagen/inputs/0/nmae: unknown input setting 'nmae'; expected one of: dialect, "
-     "ignore, name, openapi_scope, overlays, path, required_defaults - did you mean 'name'?"),
+     "ignore, name, names, openapi_scope, overlays, path, required_defaults - did you mean 'name'?"),
+    ('[[tool.schemagen.inputs]]\npath = "schemas/a.json"\nnames = 1\n',
+     'pyproject.toml:4:1: #/tool/schemagen/inputs/0/names: must be "schema" (classes named as the schema names '
+     "them) or \"sdk\" (as the official SDKs name them), not 1"),
     ('[[tool.schemagen.inputs]]\npath = "schemas/a.json"\nname = 3\n',
      "pyproject.toml:4:1: #/tool/schemagen/inputs/0/name: `name` must be a string (the output package), not 3"),
     ('inputs = [{path = "schemas/a.json", overlays = ["gone.yaml"]}]\n',  # (at the inline table of the input)

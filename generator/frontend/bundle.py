@@ -20,9 +20,8 @@ from typing import Any
 from ..diagnostics import Reporter
 from ..names import pascal
 from .dialects import normalise_referenced
-from .dialects.jsonschema import refs_of
 from .library import Library
-from .schema import Definition, Schema, SchemaSet
+from .schema import Definition, Schema, SchemaSet, refs_of
 
 __all__ = ["Library", "bundle"]
 
@@ -51,14 +50,16 @@ def bundle(schemas: SchemaSet, home: str, library: Library, reporter: Reporter) 
             anything.add(ref)
     if not documents:
         return schemas
-    _adopt(definitions, list(schemas.definitions))
-    return SchemaSet(definitions, frozenset(anything), schemas.openapi)
+    moved = _adopt(definitions, list(schemas.definitions))
+    responses = None if schemas.responses is None else frozenset(moved.get(r, r) for r in schemas.responses)
+    return SchemaSet(definitions, frozenset(anything), schemas.openapi, responses)
 
 
-def _adopt(definitions: dict[str, Definition], own: list[str]) -> None:
+def _adopt(definitions: dict[str, Definition], own: list[str]) -> dict[str, str]:
     """A definition of the input that only refers to a copied one (``Pet: {$ref: ./Pet.yaml}``, as a
     split OpenAPI project lists its components) is that one, under its own key and name: the copy
-    goes, and references to it name the definition (the first of several that refer to it)."""
+    goes, and references to it name the definition (the first of several that refer to it). Returns
+    the keys that went, each with the key that has its schema now."""
     moved: dict[str, str] = {}
     for key in own:
         schema = definitions[key].schema
@@ -70,6 +71,7 @@ def _adopt(definitions: dict[str, Definition], own: list[str]) -> None:
         definitions[key] = replace(definitions[key], schema=definitions.pop(target).schema)
     if moved:
         _map_refs([d.schema for d in definitions.values()], lambda ref: moved.get(ref, ref) if isinstance(ref, str) else ref)
+    return moved
 
 
 class _Document:

@@ -9,6 +9,7 @@ that tells the members of a ``oneOf``/``anyOf`` apart. Dialect keywords are gone
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..diagnostics import Location
@@ -62,6 +63,10 @@ class SchemaSet:
     openapi: bool = False
     """Read from an OpenAPI (or Swagger) document or component files: a schema file it refers to is
     read with their keywords (``nullable``, ``discriminator``), not as plain JSON Schema (``bundle``)."""
+    responses: frozenset[str] | None = None
+    """The keys of the definitions that are the bodies of responses (what a client reads), where
+    operations have bodies; ``None``: not known (no operation read has a body; a JSON Schema document;
+    component files)."""
 
 
 _LISTS = frozenset(SCHEMA_LIST) | {"items"}
@@ -86,3 +91,32 @@ def wrap(node: Any, loc: Location) -> Any:
         else:
             out[key] = value
     return Schema(out, loc)
+
+
+def refs_of(schema: Any) -> list[str]:
+    """Every ``$ref`` string in ``schema`` and its subschemas."""
+    found: list[str] = []
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Schema):
+            if isinstance(node.get("$ref"), str):
+                found.append(node["$ref"])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+    return found
+
+
+def reached(definitions: Mapping[str, Definition], roots: Iterable[str]) -> set[str]:
+    """The keys of the definitions ``roots`` name, and of those they refer to, in turn (each walked once)."""
+    seen: set[str] = set()
+    todo = [key for key in roots if key in definitions]
+    while todo:
+        key = todo.pop()
+        if key not in seen:
+            seen.add(key)
+            todo.extend(ref for ref in refs_of(definitions[key].schema) if ref in definitions and ref not in seen)
+    return seen

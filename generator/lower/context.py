@@ -22,17 +22,18 @@ class Names(Mapping[str, str]):
     derived one (``Definition.derived``) when it is first asked for: when it is lowered, after every
     other definition and what they declare inline, unless something refers to it sooner."""
 
-    def __init__(self, definitions: Mapping[str, Definition], taken: set[str]) -> None:
+    def __init__(self, definitions: Mapping[str, Definition], taken: set[str], own: Mapping[str, str]) -> None:
+        """``own``: names that replace some of the schema's (``sdk.sdk_names``)."""
         self.definitions = definitions
         self.taken = taken
-        given = {key: d for key, d in definitions.items() if not d.derived}
+        given = {key: own.get(key, d.name) for key, d in definitions.items() if not d.derived}
         # the schema's names first; then the name a vendor extension gives (`PYTHON_NAME`) where no
         # other definition has it, its own name where one has
-        self.chosen = {key: unique(d.name, taken) for key, d in given.items() if python_name(d.schema) is None}
-        names = {d.name for d in given.values()}
-        for key, d in given.items():
-            if (vendor := python_name(d.schema)) is not None:
-                self.chosen[key] = unique(vendor if vendor not in taken and vendor not in names else d.name, taken)
+        vendors = {key: vendor for key in given if (vendor := python_name(definitions[key].schema)) is not None}
+        self.chosen = {key: unique(name, taken) for key, name in given.items() if key not in vendors}
+        names = set(given.values())
+        for key, vendor in vendors.items():
+            self.chosen[key] = unique(vendor if vendor not in taken and vendor not in names else given[key], taken)
 
     def __getitem__(self, key: str) -> str:
         found = self.chosen.get(key)

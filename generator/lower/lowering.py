@@ -15,13 +15,14 @@ from ..diagnostics import Reporter
 from ..frontend.nesting import MAX_NESTING
 from ..frontend.schema import Schema, SchemaSet
 from ..ir.walk import map_declaration_types, map_refs, nesting, reachable
-from ..names import unique
+from ..names import Naming, as_written, unique
 from . import arrays, objects, references, unions
 from .constraints import constrain, scalar
 from .context import External, Names, Scope, python_name
 from .folding import Folder
 from .homes import home_first
 from .literals import literal
+from .sdk import sdk_names
 from .shapes import KINDS, NEVER, REF_ANNOTATIONS, is_model, mixed_with_object, text
 
 #: Keywords this version does not enforce: reported, never dropped silently.
@@ -37,14 +38,16 @@ CPython's parser stops near 200 brackets."""
 ANY_KIND = ("string", "number", "boolean", "null", "array", "object")
 
 
-def lower(schemas: SchemaSet, reporter: Reporter, external: External | None = None) -> ir.Module:
+def lower(schemas: SchemaSet, reporter: Reporter, external: External | None = None,
+          names: Naming = "schema") -> ir.Module:
     """The module of ``schemas``: each definition (after those it folds in: ``homes``), each followed by
-    what it declares inline.
+    what it declares inline; named as ``names`` says (``"sdk"``: ``sdk.sdk_names``).
 
     A definition copied from another file (``bundle``: a key that names its file) is there for the
     references to it; if all of them were folded away (an ``allOf`` member), its declaration is not kept.
     """
-    lowering = Lowering(schemas, reporter, external)
+    lowering = Lowering(schemas, reporter, external, sdk_names(schemas.definitions, schemas.responses)
+                        if names == "sdk" else {})
     copied: set[int] = set()
     for key in home_first(schemas.definitions):
         start = len(lowering.declarations)
@@ -58,11 +61,14 @@ def lower(schemas: SchemaSet, reporter: Reporter, external: External | None = No
 
 
 class Lowering:
-    def __init__(self, schemas: SchemaSet, reporter: Reporter, external: External | None) -> None:
+    def __init__(self, schemas: SchemaSet, reporter: Reporter, external: External | None,
+                 own: dict[str, str]) -> None:
         definitions = schemas.definitions
         self.taken: set[str] = set()
         """The class names taken so far: the definitions' first, in order, then inline ones as they come."""
-        names = Names(definitions, self.taken)
+        self.own = own
+        """Names that replace the schema's (``sdk.sdk_names``): the class says the schema's in its docstring."""
+        names = Names(definitions, self.taken, own)
         defined = {id(d.schema): key for key, d in definitions.items()}
         self.scope = Scope(definitions, names, frozenset(names.chosen.values()), defined, reporter, external,
                            schemas.anything)
@@ -89,8 +95,12 @@ class Lowering:
         """Lower one definition of the set (and what it declares inline)."""
         definition = self.scope.definitions[key]  # a derived name is an inline one: the schema gives it none
         self.unit_key = key
+        slot = len(self.declarations)
         self.declare(self.scope.names[key], definition.schema, inline=definition.derived,
                      null_at_refs=references.nullable(self, key))
+        made = self.declarations[slot]
+        if key in self.own and made is not None and made.name == self.own[key]:
+            self.declarations[slot] = replace(made, doc=as_written(made.doc, definition.name))
 
     def expand(self, schema: Schema) -> Schema:
         return self.folder.expand(schema)

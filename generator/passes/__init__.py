@@ -8,6 +8,7 @@ from functools import partial
 
 from .. import ir
 from ..diagnostics import Reporter
+from ..names import Naming
 from .defaults import break_endless_defaults, check_defaults
 from .naming import name
 from .order import order
@@ -21,14 +22,16 @@ PIPELINE: tuple[Pass, ...] = (check_refs, share, read_required_defaults, check_d
                             order)
 
 
-def pipeline(required_defaults: Setting | None = None) -> tuple[Pass, ...]:
+def pipeline(required_defaults: Setting | None = None, names: Naming = "schema") -> tuple[Pass, ...]:
     """The passes, with the input's settings bound."""
-    bound = partial(read_required_defaults, setting=required_defaults)
-    return tuple(bound if step is read_required_defaults else step for step in PIPELINE)
+    bound: dict[Pass, Pass] = {read_required_defaults: partial(read_required_defaults, setting=required_defaults),
+                               name: partial(name, names=names)}
+    return tuple(bound.get(step, step) for step in PIPELINE)
 
 
-def run(module: ir.Module, reporter: Reporter, required_defaults: Setting | None = None) -> ir.Module:
-    for step in pipeline(required_defaults):
+def run(module: ir.Module, reporter: Reporter, required_defaults: Setting | None = None,
+        names: Naming = "schema") -> ir.Module:
+    for step in pipeline(required_defaults, names):
         module = step(module, reporter)
     return module
 

@@ -13,15 +13,21 @@ from .. import ir
 from ..diagnostics import Reporter
 from ..ir.walk import rename_all, types
 from ..names import (FIELD_RESERVED, FORMAT_NAMES, MODULE_NAMES, OUTPUT_NAMES, RESERVED, Both, identifier, pascal,
-                     portable_wire_name, unique)
+                     Naming, as_written, portable_wire_name, unique, words)
 from .where import location
 
 
-def name(module: ir.Module, reporter: Reporter) -> ir.Module:
+def name(module: ir.Module, reporter: Reporter, names: Naming = "schema") -> ir.Module:
+    """``names = "sdk"``: a word the module's names spell in more than one way (``MCP`` in
+    ``ResponseMCPCallCompletedEvent``, ``Mcp`` in ``ResponseMcpCallWsCompleted``) is spelt as a word
+    in all of them (``ResponseMcpCallCompletedEvent``), as the official SDKs spell words; an acronym
+    the names spell one way stays (``HTTPError``)."""
     reserved = RESERVED | OUTPUT_NAMES | MODULE_NAMES
     taken: set[str] = set()
     renamed: dict[str, str] = {}
     wanted = {d.name: class_name(d.name, reserved) for d in module.declarations}
+    if names == "sdk":
+        wanted = _one_spelling(wanted, reserved)
     # Names the schema gives first, and among them the PascalCase ones: those keep their name; one
     # whose PascalCase another has keeps the identifier it is written as (`Foo_Bar` beside `FooBar`).
     for d in sorted(module.declarations, key=lambda d: (d.inline, wanted[d.name] != d.name)):
@@ -32,7 +38,7 @@ def name(module: ir.Module, reporter: Reporter) -> ir.Module:
             if not d.inline and renamed[d.name] != d.name and not d.name.isalnum()}
     module = rename_all(module, renamed)
     declarations = tuple(_name_fields(d) if isinstance(d, ir.Model) else d for d in module.declarations)
-    declarations = tuple(replace(d, doc=_as_written(d.doc, said[d.name])) if d.name in said else d for d in declarations)
+    declarations = tuple(replace(d, doc=as_written(d.doc, said[d.name])) if d.name in said else d for d in declarations)
     for d in declarations:
         for f in d.fields if isinstance(d, ir.Model) else ():
             if not portable_wire_name(f.wire_name):
@@ -54,10 +60,21 @@ def class_name(text: str, reserved: Container[str]) -> str:
     return identifier(pascal(inner), style="pascal", reserved=reserved)
 
 
-def _as_written(doc: str | None, name: str) -> str:
-    """The docstring of a class whose name is not the schema's: the schema's name said at its end."""
-    said = f"The schema's name: `{name}`."
-    return f"{doc.rstrip()}\n\n{said}" if doc else said
+def _one_spelling(wanted: dict[str, str], reserved: Container[str]) -> dict[str, str]:
+    """``wanted`` with each word spelt in more than one way across them spelt as a word (see ``name``)."""
+    spellings: dict[str, set[str]] = {}
+    for name in wanted.values():
+        for word in words(name):
+            spellings.setdefault(word.lower(), set()).add(word)
+    two = {word for word, spelt in spellings.items() if len(spelt) > 1}
+    return {key: _respelt(name, two, reserved) if two else name for key, name in wanted.items()}
+
+
+def _respelt(name: str, two: set[str], reserved: Container[str]) -> str:
+    said = words(name)
+    if not any(w.lower() in two for w in said):
+        return name
+    return class_name("".join(w[:1].upper() + w[1:].lower() if w.lower() in two else w for w in said), reserved)
 
 
 def _name_fields(model: ir.Model) -> ir.Model:

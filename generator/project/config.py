@@ -8,9 +8,10 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..diagnostics import Diagnostic, Location, SchemaError, pointer
+from ..names import NAMINGS, Naming
 from ..render.options import RenderOptions
 from . import command, ignores, refmap
 
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
     from ..passes.required_defaults import Setting
 
 DIALECTS = ("auto", "jsonschema", "openapi")
-REQUIRED_DEFAULTS = ("required", "optional")
+REQUIRED_DEFAULTS: tuple[Setting, ...] = ("required", "optional")
+T = TypeVar("T", bound=str)
 ALL_VARIANTS = ("dataclass", "typeddict", "msgspec")
 OPENAPI_PARTS: tuple[Part, ...] = ("schemas", "operations")
 """``frontend.dialects.openapi.PARTS`` (not imported: reading the configuration reads no dialect)."""
@@ -42,6 +44,8 @@ class InputSpec:
     """The warnings of this input it acknowledges (besides the table's)."""
     openapi_scope: tuple[Part, ...] | None = None
     """What of a whole OpenAPI 3 document is generated; ``None``: not set here."""
+    names: Naming | None = None
+    """How its classes are named (``"schema"``, ``"sdk"``); ``None``: not set here."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +66,8 @@ class Config:
     """The warnings every input acknowledges: not printed, not errors with ``--strict``."""
     openapi_scope: tuple[Part, ...] | None = None
     """For every input that does not set it; ``None``: not set (both parts)."""
+    names: Naming | None = None
+    """For every input that does not set it; ``None``: not set (the schema's names)."""
 
 
 def load(root: Path) -> Config:
@@ -179,7 +185,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
         problems.append(Diagnostic(where.child(*key.split("/")), message, hint))
 
     known = {"schemas", "output", "templates", "variants", "inputs", "enums", "required_defaults", "refs", "ignore",
-             "openapi_scope"}
+             "openapi_scope", "names"}
     for key in sorted(set(table) - known):
         fail(key, f"unknown setting {key!r}; expected one of: {', '.join(sorted(known))}", _closest(key, known))
     for key in ("schemas", "output", "templates"):
@@ -198,6 +204,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
         fail("enums", f'must be "literal" (Literal aliases) or "class" (StrEnum/IntEnum classes), not {enums!r}',
              _closest(enums, ("literal", "class")))
     required_defaults = _required_defaults(table, "required_defaults", fail)
+    names = _names(table, "names", fail)
     ignore = ignores.read(table.get("ignore"), "ignore", fail)
     openapi_scope = _openapi_scope(table, "openapi_scope", fail)
     inputs = None
@@ -226,6 +233,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
         refs=refs,
         ignore=ignore,
         openapi_scope=openapi_scope,
+        names=names,
     )
 
 
@@ -234,7 +242,7 @@ def _input(entry: Any, index: int, fail: Any) -> InputSpec:
     if not isinstance(entry, dict):
         fail(key, f"each input must be a table with a `path`, not {entry!r}")
         return InputSpec("")
-    known = ("dialect", "ignore", "name", "openapi_scope", "overlays", "path", "required_defaults")
+    known = ("dialect", "ignore", "name", "names", "openapi_scope", "overlays", "path", "required_defaults")
     for unknown in sorted(set(entry) - set(known)):
         fail(f"{key}/{unknown}", f"unknown input setting {unknown!r}; expected one of: {', '.join(known)}",
              _closest(unknown, known))
@@ -258,15 +266,28 @@ def _input(entry: Any, index: int, fail: Any) -> InputSpec:
     return InputSpec(entry["path"], name if isinstance(name, str) else None, dialect, tuple(overlays),
                      _required_defaults(entry, key + "/required_defaults", fail),
                      ignores.read(entry.get("ignore"), key + "/ignore", fail),
-                     _openapi_scope(entry, key + "/openapi_scope", fail))
+                     _openapi_scope(entry, key + "/openapi_scope", fail), _names(entry, key + "/names", fail))
 
 
 def _required_defaults(table: dict[str, Any], key: str, fail: Any) -> Setting | None:
-    value = table.get("required_defaults")
-    if value is None or value in REQUIRED_DEFAULTS:
-        return value
-    fail(key, 'must be "required" (a required property with a default is required) or "optional" (it is not '
-              f"required, and takes its default when absent), not {value!r}", _closest(value, REQUIRED_DEFAULTS))
+    return _choice(table, key, REQUIRED_DEFAULTS, fail, 'must be "required" (a required property with a default '
+                   'is required) or "optional" (it is not required, and takes its default when absent)')
+
+
+def _names(table: dict[str, Any], key: str, fail: Any) -> Naming | None:
+    return _choice(table, key, NAMINGS, fail, 'must be "schema" (classes named as the schema names them) or "sdk" '
+                   "(as the official SDKs name them)")
+
+
+def _choice(table: dict[str, Any], key: str, choices: tuple[T, ...], fail: Any, must: str) -> T | None:
+    """The setting ``key`` (a path: its last part is the key in ``table``): one of ``choices``, or ``None``."""
+    value = table.get(key.rsplit("/", 1)[-1])
+    if value is None:
+        return None
+    for choice in choices:
+        if value == choice:
+            return choice
+    fail(key, f"{must}, not {value!r}", _closest(value, choices))
     return None
 
 

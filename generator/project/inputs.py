@@ -10,7 +10,7 @@ from ..diagnostics import Diagnostic, Location, SchemaError
 from ..frontend.components import COMPONENTS, component_name
 from ..frontend.overlays import sniff
 from ..frontend.read import SUFFIXES, read_document, read_text, schema_files
-from ..names import identifier
+from ..names import Naming, identifier
 from .config import OPENAPI_PARTS, Config, InputSpec, display_path
 from .ignores import Ignore
 from .overlays import OverlayFile, Source, attach, in_folder
@@ -43,6 +43,8 @@ class Input:
     """The warnings its own ``ignore`` acknowledges (the table's hold for every input: ``Config.ignore``)."""
     openapi_scope: tuple[Part, ...] = OPENAPI_PARTS
     """What of a whole OpenAPI 3 document is generated: the input's setting, else the table's, else both."""
+    names: Naming = "schema"
+    """How its classes are named: the input's setting, else the table's, else as the schema names them."""
 
     @property
     def files(self) -> list[Path]:
@@ -104,7 +106,8 @@ def discover(config: Config) -> list[Input]:
         scope = spec.openapi_scope or config.openapi_scope or OPENAPI_PARTS
         sources.append((Source(index, spec, path, display), Input(name, path, display, spec.dialect, (),
                                                                   spec.required_defaults or config.required_defaults,
-                                                                  spec.ignore, scope)))
+                                                                  spec.ignore, scope,
+                                                                  spec.names or config.names or "schema")))
     mends = attach(config, [s for s, _ in sources], found, problems)
     if problems:
         raise SchemaError(problems)

@@ -111,13 +111,13 @@ def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter
     stages.check(schemas, reporter)
     reporter.raise_errors()
     lint.check(schemas, reporter)
-    module = lower(schemas, reporter, external)
+    module = lower(schemas, reporter, external, source.names)
     reporter.raise_errors()
     if not module.declarations and not schemas.anything:  # (a root that constrains nothing is `Any` on purpose)
         reporter.warn(Location(source.display), "declares nothing: its modules are empty",
                       "an OpenAPI document's classes are its components.schemas and the JSON bodies of its "
                       "operations (as openapi_scope says)", kind="empty input")
-    module = passes.run(module, reporter, source.required_defaults)
+    module = passes.run(module, reporter, source.required_defaults, source.names)
     reporter.raise_errors()
     return module
 

@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
 from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, few, pointer
-from ..schema import ONE_SCHEMA, PYTHON_NAME, SCHEMA_LIST, SCHEMA_MAP, Definition, Schema, SchemaSet, wrap
+from ..schema import ONE_SCHEMA, PYTHON_NAME, SCHEMA_LIST, SCHEMA_MAP, Definition, Schema, SchemaSet, refs_of, wrap
 from .common import (boolean_exclusive_bounds, drop_extensions, follow, is_path, join, map_subschemas, not_a_schema,
                      tuple_items, write_only_not_required)
 
@@ -211,23 +211,6 @@ def _subschemas(node: dict[str, Any]) -> list[tuple[str, Any, str]]:
             found.extend((key, v, pointer(key, i)) for i, v in enumerate(value))
         elif key in SCHEMA_MAP and isinstance(value, dict):
             found.extend((key, v, pointer(key, k)) for k, v in value.items())
-    return found
-
-
-def refs_of(schema: Any) -> list[str]:
-    """Every ``$ref`` string in ``schema`` and its subschemas."""
-    found: list[str] = []
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Schema):
-            if isinstance(node.get("$ref"), str):
-                found.append(node["$ref"])
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-        elif isinstance(node, dict):
-            stack.extend(node.values())
     return found
 
 

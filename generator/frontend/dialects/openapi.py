@@ -11,11 +11,11 @@ from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, pointer
 from ..components import COMPONENTS, component_name
 from ..lint import rejected
 from ..read import SUFFIXES
-from ..schema import Definition, Schema, SchemaSet, wrap
+from ..schema import Definition, Schema, SchemaSet, reached, wrap
 from . import jsonschema, operations, ref_siblings
 from .common import (boolean_exclusive_bounds, drop_extensions, file_ref, home_ref, map_subschemas, not_a_schema,
                      write_only_not_required)
-from .jsonschema import Locate, refs_of
+from .jsonschema import Locate
 
 #: OpenAPI annotations with no bearing on the type (``example`` is checked against its schema first).
 DROPPED = ("example", "externalDocs", "xml", "readOnly", "writeOnly")
@@ -61,7 +61,8 @@ def normalise_document(document: dict[str, Any], display: str, reporter: Reporte
     if problems:
         raise SchemaError(problems)
     rejected(reading.examples, definitions, reporter, text_too=True)
-    return SchemaSet(definitions, openapi=True)
+    known = used.bodies or used.components  # (no operation says what is read: any definition may be)
+    return SchemaSet(definitions, openapi=True, responses=used.responses if known else None)
 
 
 def normalise_file(document: Any, display: str, default_name: str, reporter: Reporter,
@@ -79,13 +80,7 @@ def normalise_file(document: Any, display: str, default_name: str, reporter: Rep
 
 def _used_by(definitions: dict[str, Definition], roots: list[str]) -> dict[str, Definition]:
     """The definitions ``roots`` are, and those they refer to (in turn), in their order."""
-    kept: set[str] = set()
-    todo = [key for key in roots if key in definitions]
-    while todo:
-        key = todo.pop()
-        if key not in kept:
-            kept.add(key)
-            todo.extend(ref for ref in refs_of(definitions[key].schema) if ref in definitions)
+    kept = reached(definitions, roots)
     return {key: d for key, d in definitions.items() if key in kept}
 
 

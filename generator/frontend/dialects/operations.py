@@ -56,6 +56,8 @@ class Used:
     """The inline schemas, in document order (each place once)."""
     components: list[str]
     """The ``$ref`` of each body that is a component, as the document writes it (``common.home_ref``)."""
+    responses: frozenset[str] = frozenset()
+    """The keys of the bodies, and the ``$ref`` of the components, that are a response's (what a client reads)."""
 
 
 NONE = Used([], [])
@@ -97,7 +99,7 @@ def used(document: dict[str, Any], display: str, reporter: Reporter, files: File
                 operation = found.get(method)
                 if isinstance(operation, dict):
                     reader.operation(at.child(method), operation, _operation_name(operation, method, key))
-    return Used(list(reader.found.values()), reader.components)
+    return Used(list(reader.found.values()), reader.components, frozenset(reader.responses))
 
 
 def _operation_name(operation: dict[str, Any], method: str, path: Any) -> str:
@@ -146,6 +148,7 @@ class _Reader:
         self.found: dict[tuple[str, str], Body] = {}
         """By file and pointer: a body reached along several ways is one."""
         self.components: list[str] = []
+        self.responses: set[str] = set()
 
     def follow(self, at: _Place, node: Any) -> tuple[_Place, Any]:
         """``node`` (at ``at``), or what its ``$ref`` names (in turn), and where that is; ``None`` when
@@ -231,25 +234,32 @@ class _Reader:
         for status in statuses:
             here, found = read[status]
             own = name + "Response" + ("" if status == main else _suffix(status))
-            self.content(here, found, self._shared(here, "responses", "Response") or own)
+            self.content(here, found, self._shared(here, "responses", "Response") or own, response=True)
 
     def body(self, at: _Place, node: Any, own: str, components: str, word: str) -> None:
         here, found = self.follow(at, node)
         self.content(here, found, self._shared(here, components, word) or own)
 
-    def content(self, at: _Place, body: Any, name: str) -> None:
+    def content(self, at: _Place, body: Any, name: str, response: bool = False) -> None:
         """The JSON media types of ``body`` (a request body or a response), each schema once."""
         kept: list[Any] = []
         for media_type, raw in _json_schemas(body):
             here = at.child("content", media_type, "schema")
-            if (here.file, here.pointer) in self.found or raw in kept:
+            known = self.found.get((here.file, here.pointer))
+            if known is not None or raw in kept:
+                if known is not None and response:
+                    self.responses.add(known.key)
                 continue
             kept.append(raw)
             if isinstance(raw, dict) and isinstance(raw.get("$ref"), str) and REF_ANNOTATIONS.issuperset(
                     k for k in raw if not (isinstance(k, str) and k.startswith("x-"))):
                 self.components.append(common.home_ref(raw["$ref"], here.file, self.display))
+                if response:
+                    self.responses.add(self.components[-1])
                 continue  # the component itself
             self.found[here.file, here.pointer] = Body("#" + here.route, here.file, here.pointer, name, raw)
+            if response:
+                self.responses.add("#" + here.route)
 
     def _shared(self, at: _Place, components: str, word: str) -> str | None:
         """The name of a body kept in ``components.<components>`` (``/components/responses/NotFound``),
