@@ -413,6 +413,22 @@ def test_moving_a_property_is_no_model_change(repo: Path) -> None:
     assert run(repo, "diff").stdout == "no model changes\n"
 
 
+def test_a_class_named_anew_at_the_same_place_is_renamed_with_both_names_said(repo: Path) -> None:
+    schema = copy.deepcopy(SHOP)
+    schema["$defs"]["AddressParam"] = schema["$defs"].pop("Address")
+    schema["$defs"]["Customer"]["properties"]["address"] = {"type": "object", "properties": {"zip": {"type": "string"}}}
+    write(repo / "schemas" / "shop.json", schema)
+    git(repo, "commit", "-qam", "a parameter")
+    pyproject = repo / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace("[tool.schemagen]\n", '[tool.schemagen]\nnames = "sdk"\n', 1))
+    schema["$defs"]["Customer"]["properties"]["address"]["properties"]["street"] = {"type": "string"}
+    write(repo / "schemas" / "shop.json", schema)
+    assert report_lines(run(repo, "diff")) == [
+        "BREAKING   shop.AddressParam: model renamed to Address",
+        "compatible shop.CustomerAddress.street: field added",
+        "docs       shop.Address: description added"]
+
+
 def test_a_description_change_gives_only_docs_lines(repo: Path) -> None:
     schema = copy.deepcopy(SHOP)
     schema["description"] = "A customer's order."

@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields
 from typing import Literal, TypeAlias
 
 from .. import ir
+from ..ir.walk import rename_all
 
 Severity = Literal["breaking", "compatible", "docs"]
 SEVERITIES: tuple[Severity, ...] = ("breaking", "compatible", "docs")
@@ -58,10 +59,14 @@ def ordered(found: list[Change]) -> list[Change]:
 
 
 def compare(package: str, old: ir.Module, new: ir.Module) -> list[Change]:
-    """The changes from ``old`` to ``new`` (one output package): breaking first, then compatible, then docs."""
-    before = {d.name: d for d in old.declarations}
+    """The changes from ``old`` to ``new`` (one output package): breaking first, then compatible, then docs.
+
+    A declaration of the same place of a schema (its ``origin``) under another name is renamed: the
+    change says both names, and what else changed in it is said under the new one."""
+    renamed = _renamed(old, new)
+    before = {d.name: d for d in rename_all(old, renamed).declarations}
     after = {d.name: d for d in new.declarations}
-    found: list[Change] = []
+    found = [Change("breaking", f"{package}.{was}", f"{_kind(after[now])} renamed to {now}") for was, now in renamed.items()]
     for name in [*before, *(n for n in after if n not in before)]:
         where = f"{package}.{name}"
         a, b = before.get(name), after.get(name)
@@ -72,6 +77,19 @@ def compare(package: str, old: ir.Module, new: ir.Module) -> list[Change]:
         else:
             found.extend(_declaration(where, a, b))
     return ordered(found)
+
+
+def _renamed(old: ir.Module, new: ir.Module) -> dict[str, str]:
+    """Old name → new name of each declaration whose place only one declaration on each side has,
+    under a name the other side does not have."""
+    names = ({d.name for d in old.declarations}, {d.name for d in new.declarations})
+    places: list[dict[tuple[str, str], list[str]]] = [{}, {}]
+    for side, module in enumerate((old, new)):
+        for d in module.declarations:
+            if d.origin is not None and d.name not in names[1 - side]:
+                places[side].setdefault((d.origin.path, d.origin.pointer), []).append(d.name)
+    return {was[0]: places[1][place][0] for place, was in places[0].items()
+            if len(was) == 1 and len(places[1].get(place, ())) == 1}
 
 
 def _kind(d: ir.Declaration | None) -> str:
