@@ -190,3 +190,14 @@ def test_a_vendor_name_in_json_schema_and_on_a_nested_object(tmp_path: Path) -> 
                                 "properties": {"x": {"$ref": "#/$defs/a_b"}}}))
     module = to_ir(Input("spec", path, "spec.json"), tmp_path, Reporter())
     assert sorted(by_name(module)) == ["Ab", "Inner", "Root"]
+
+
+@pytest.mark.parametrize(("taken", "named"), [(False, "BetaResponseDone"), (True, "BetaStreamEventResponseDone")])
+def test_a_members_own_name_is_told_apart_by_the_runs_of_its_unions_words_it_does_not_say(
+        tmp_path: Path, taken: bool, named: str) -> None:
+    done = obj(type={"const": "response.done"}, n={"type": "integer"})
+    stream = {"allOf": [{"anyOf": [{"$ref": "#/components/schemas/BetaResponseDoneEvent"},
+                                   obj(type={"const": "response.failed"})]}, obj(stream_id={"type": "string"})]}
+    schemas = {"BetaResponseDoneEvent": done, "BetaResponsesStreamEvent": stream}
+    names = names_of(tmp_path, schemas | ({"BetaResponseDone": obj(x={"type": "string"})} if taken else {}))
+    assert named in names and "BetaResponseFailed" in names  # (the inline member's tag, told apart the same way)

@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import ir
 from ..frontend.schema import Schema
-from ..names import after, pascal
+from ..names import after, pascal, singular, words
 from .context import Context
 from .shapes import has_constant, implied_kind, text
 
@@ -53,7 +53,7 @@ def member_names(lw: Context, pairs: list[tuple[Schema, Schema]], hint: str, fie
         taken = Counter(candidates.values())
         for i, word in candidates.items():
             if word and word[0].isalpha() and taken[word] == 1:
-                chosen[i] = _named(lw, hint, word, sources[i][0] if rank == 0 else None, rank == 3)
+                chosen[i] = _named(lw, hint, word, rank, sources[i][0])
     counter = iter(range(1, len(pairs) + 1))
     return [name if name is not None else hint if _plain(full) or _nested(full) else f"{hint}Option{next(counter)}"
             for name, full in zip(chosen, expanded)]
@@ -64,14 +64,36 @@ def _pascal(text: str) -> str:
     return pascal(text)
 
 
-def _named(lw: Context, hint: str, word: str, title: str | None, kind: bool) -> str:
-    if kind:
+def _named(lw: Context, hint: str, word: str, rank: int, title: str | None) -> str:
+    """The name of a member by ``word``, what it says of itself of ``rank`` (see ``member_names``)."""
+    if rank == 3:
         return hint + "Object" if word == "Object" and hint in lw.scope.named else hint
-    if title is not None and title.isidentifier() and pascal(title) == title and title not in lw.scope.named \
-            and lw.free(title):
-        return title  # `BetaResponseAudioWsDelta`: a class name already (and not another union's member)
-    named = after(hint, word)
+    written = rank == 0 and title == word and title.isidentifier()  # a class name already, not words
+    if written and lw.free(word):
+        return word  # `BetaResponseAudioWsDelta` (and not another union's member)
+    named = _told_apart(lw, hint, word)
     return hint + "Object" if named == hint and hint in lw.scope.named else named  # (the title is the union's name)
+
+
+def _told_apart(lw: Context, hint: str, name: str) -> str:
+    """``name`` (a title another class has, a tag, the name of the definition a member folds in) told
+    apart by the words of the union's name ``hint`` it does not say, a run of them at a time from the
+    first, as few runs as make it free: of ``BetaResponsesWebSocketStreamEvent`` (runs ``Beta``,
+    ``WebSocketStream``), ``ResponseCustomToolCallInputDelta`` is ``BetaResponseCustomToolCallInputDelta``,
+    ``ResponseAudioDeltaEvent`` ``BetaWebSocketStreamResponseAudioDeltaEvent``. All of ``hint`` before it last."""
+    said = {w.lower() for w in words(name)}
+    runs: list[str] = [""]
+    for w in words(hint):
+        if w.lower() in said or (singular(w) or "").lower() in said:
+            runs.append("")
+        else:
+            runs[-1] += w
+    prefix = ""
+    for run in filter(None, runs):
+        prefix += run
+        if lw.free(prefix + name):
+            return prefix + name
+    return after(hint, name)
 
 
 def _kind(schema: Schema) -> str | None:
