@@ -201,3 +201,35 @@ def test_a_members_own_name_is_told_apart_by_the_runs_of_its_unions_words_it_doe
     schemas = {"BetaResponseDoneEvent": done, "BetaResponsesStreamEvent": stream}
     names = names_of(tmp_path, schemas | ({"BetaResponseDone": obj(x={"type": "string"})} if taken else {}))
     assert named in names and "BetaResponseFailed" in names  # (the inline member's tag, told apart the same way)
+
+
+LONG_ROOT = "CreateChatCompletionRequestOfSomeProvider"  # (41 characters)
+
+
+def test_a_long_invented_name_is_said_without_its_definitions_name_where_that_is_free_and_two_words(
+        tmp_path: Path) -> None:
+    inner = obj(city={"type": "string"})
+    schemas = {LONG_ROOT: obj(web_search=obj(user_location=inner), url=inner | {"description": "one word"}),
+               "Short": obj(web_search=obj(user_location=inner))}
+    names = names_of(tmp_path, schemas)
+    assert "WebSearch" in names and "WebSearchUserLocation" in names  # (from 50 and 62 characters)
+    assert LONG_ROOT + "Url" in names  # one word may have lost the word it shared with the definition's
+    assert "ShortWebSearch" in names and "ShortWebSearchUserLocation" in names  # short already
+
+
+def test_a_short_name_two_classes_want_or_a_declaration_has_is_not_taken(tmp_path: Path) -> None:
+    inner = obj(city={"type": "string"})
+    other = LONG_ROOT.replace("Provider", "Reseller")
+    names = names_of(tmp_path, {LONG_ROOT: obj(web_search=inner, user_location=inner | {"description": "b"}),
+                                other: obj(web_search=inner), "UserLocation": obj(x={"type": "string"})})
+    assert {LONG_ROOT + "WebSearch", other + "WebSearch", LONG_ROOT + "UserLocation"} <= set(names)
+
+
+def test_with_sdk_names_every_invented_name_is_said_without_its_definitions_name_where_it_may_be(
+        tmp_path: Path) -> None:
+    path = tmp_path / "spec.json"
+    chat = obj(choices={"type": "array", "items": obj(finish_reason={"type": "string"}, delta=obj(text={"type": "string"}))})
+    path.write_text(json.dumps({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+                                "components": {"schemas": {"ChatCompletion": chat}}}))
+    module = to_ir(Input("spec", path, "spec.json", names="sdk"), tmp_path, Reporter())
+    assert sorted(d.name for d in module.declarations) == ["ChatCompletion", "ChatCompletionChoice", "ChoiceDelta"]

@@ -23,6 +23,7 @@ from .folding import Folder
 from .homes import home_first
 from .literals import literal
 from .sdk import sdk_names
+from .shorten import shortened
 from .shapes import KINDS, NEVER, REF_ANNOTATIONS, is_model, mixed_with_object, text
 
 #: Keywords this version does not enforce: reported, never dropped silently.
@@ -55,9 +56,9 @@ def lower(schemas: SchemaSet, reporter: Reporter, external: External | None = No
         if not key.startswith("#"):
             copied.update(range(start, len(lowering.declarations)))
     module = lowering.module()
-    if not copied:
-        return module
-    return reachable(module, [d.name for i, d in enumerate(lowering.declarations) if d and i not in copied])
+    if copied:
+        module = reachable(module, [d.name for i, d in enumerate(lowering.declarations) if d and i not in copied])
+    return shortened(module, lowering.declared_in, names)
 
 
 class Lowering:
@@ -87,6 +88,8 @@ class Lowering:
         branch is inserted before it."""
         self.unit_key = ""
         """The definition being lowered."""
+        self.declared_in: dict[str, str] = {}
+        """Each inline model's name, with the name of the definition it is declared in (``shorten``)."""
 
     def module(self) -> ir.Module:
         return ir.Module(tuple(d for d in self.declarations if d is not None), self.scope.names.get("#"))
@@ -157,6 +160,7 @@ class Lowering:
         vendor = python_name(schema)  # the name a vendor extension gives it, unless a definition or class has it
         name = self.take(vendor if vendor is not None and vendor not in self.scope.named and self.free(vendor) else hint)
         self.placed.setdefault(id(schema), (schema, name, self.unit_key))
+        self.declared_in[name] = self.scope.names[self.unit_key]
         self.declare(name, schema, inline=True)
         return ir.Ref(name)
 
