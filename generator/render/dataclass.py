@@ -83,9 +83,10 @@ def class_imports(imports: Imports) -> None:
 
 
 def prelude(module: ir.Module, imports: Imports) -> str | None:
-    """The converter, in a module that has a class; with its part for formatted strings where a
-    type has a format or names another input's class (that class's types may)."""
-    if not any(isinstance(d, ir.Model) for d in module.declarations):
+    """The converter and ``convert``/``to_builtins``, in a module that declares anything; with its part
+    for formatted strings where a type has a format or names another input's class (that class's
+    types may)."""
+    if not module.declarations:
         return None
     formats = any(isinstance(t, ir.Scalar) and t.format in style.formats or isinstance(t, ir.Ref) and t.module
                   for t in all_types(module))
@@ -102,7 +103,8 @@ def converters() -> tuple[str, ...]:
 
 def _prelude(formats: bool) -> tuple[list[str], str]:
     """The modules the converter imports, and its text; ``formats``: with its part for formatted strings."""
-    parts = [converter("dataclass_runtime.py"), *([converter("dataclass_formats.py")] if formats else [])]
+    parts = [converter("dataclass_runtime.py"), converter("dataclass_api.py"),
+             *([converter("dataclass_formats.py")] if formats else [])]
     return sorted({m for modules, _ in parts for m in modules}), "\n\n\n".join(text for _, text in parts)
 
 

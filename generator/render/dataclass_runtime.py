@@ -38,19 +38,24 @@ class _Model:
     @classmethod
     def from_dict(cls, data: typing.Any) -> typing.Self:
         """``data`` (as ``json.loads`` gives it) as this class, or ``DecodeError``."""
-        try:
-            value: typing.Self = _plan(cls).read(data)
-        except _Fail as failure:
-            where = "".join(reversed(failure.path))
-            raise DecodeError(
-                failure.why + (f" - at `${where}`" if where else "")
-            ) from None
+        value: typing.Self = _decode(_plan(cls).read, data)
         return value
 
     def to_dict(self) -> dict[str, typing.Any]:
         """This object as JSON data (for ``json.dumps``), as ``from_dict`` reads it."""
         data: dict[str, typing.Any] = _plan(type(self)).write(self)
         return data
+
+
+def _decode(read: _Read, data: typing.Any) -> typing.Any:
+    """What ``read`` makes of ``data``, or ``DecodeError`` saying why and where."""
+    try:
+        return read(data)
+    except _Fail as failure:
+        where = "".join(reversed(failure.path))
+        raise DecodeError(
+            failure.why + (f" - at `${where}`" if where else "")
+        ) from None
 
 
 class _Fail(Exception):

@@ -36,19 +36,24 @@ class _Model:
     @classmethod
     def from_dict(cls, data: typing.Any) -> typing.Self:
         """``data`` (as ``json.loads`` gives it) as this class, or ``DecodeError``."""
-        try:
-            value: typing.Self = _plan(cls).read(data)
-        except _Fail as failure:
-            where = "".join(reversed(failure.path))
-            raise DecodeError(
-                failure.why + (f" - at `${where}`" if where else "")
-            ) from None
+        value: typing.Self = _decode(_plan(cls).read, data)
         return value
 
     def to_dict(self) -> dict[str, typing.Any]:
         """This object as JSON data (for ``json.dumps``), as ``from_dict`` reads it."""
         data: dict[str, typing.Any] = _plan(type(self)).write(self)
         return data
+
+
+def _decode(read: _Read, data: typing.Any) -> typing.Any:
+    """What ``read`` makes of ``data``, or ``DecodeError`` saying why and where."""
+    try:
+        return read(data)
+    except _Fail as failure:
+        where = "".join(reversed(failure.path))
+        raise DecodeError(
+            failure.why + (f" - at `${where}`" if where else "")
+        ) from None
 
 
 class _Fail(Exception):
@@ -344,6 +349,30 @@ def _write(value: typing.Any) -> typing.Any:
     if isinstance(value, enum.Enum):
         return value.value
     return _plan(kind).write(value)
+
+
+_T = typing.TypeVar("_T")
+_READERS: dict[typing.Any, _Read] = {}  # by type, once worked out
+
+
+@typing.overload
+def convert(data: typing.Any, type: type[_T]) -> _T: ...
+@typing.overload
+def convert(data: typing.Any, type: typing.Any) -> typing.Any: ...
+def convert(data: typing.Any, type: typing.Any) -> typing.Any:
+    """``data`` as ``type``, or ``DecodeError`` (as ``msgspec.convert(data, type=…)``)."""
+    try:
+        read = _READERS.get(type)
+    except TypeError:  # a type that cannot be a key: worked out each time
+        return _decode(_type(type)[0], data)
+    if read is None:
+        read = _READERS.setdefault(type, _type(type)[0])
+    return _decode(read, data)
+
+
+def to_builtins(value: typing.Any) -> typing.Any:
+    """``value`` as JSON data (for ``json.dumps``), as ``convert`` reads it."""
+    return _write(value)
 
 
 _N = r"(\d+(?:\.\d+)?)"
