@@ -149,9 +149,10 @@ OUTPUT_NAMES = frozenset(
      "dataclass", "field", "dataclasses", "msgspec", "Meta", "Struct", "UNSET", "UnsetType", "typing",
      "StrEnum", "IntEnum"}
 ) | frozenset(
-    {"base64", "DecodeError", "enum", "re", "threading", "convert", "to_builtins", "_T", "_READERS", "_decode",
+    {"base64", "DecodeError", "SchemagenModel", "enum", "re", "threading", "convert", "to_builtins", "_T", "_READERS",
+     "_decode",
      "_add", "_base64", "_choice", "_CLOCK", "_container",
-     "_DAY", "_duration", "_expected", "_Fail", "_format", "_FORMATS", "_iso", "_JSON", "_LOCK", "_Model",
+     "_DAY", "_duration", "_expected", "_Fail", "_format", "_FORMATS", "_iso", "_JSON", "_LOCK",
      "_N", "_NEW", "_ORDER", "_parse", "_plain", "_plan", "_Plan", "_PLANS", "_Read", "_SPAN", "_type",
      "_Type", "_union", "_UNIONS", "_UNITS", "_write", "_WRITERS"}
 )

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime
 import decimal
-import importlib.util
 import dataclasses
 import json
 import subprocess
@@ -29,6 +28,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from conftest import bench_module
 from schemagen import render
 from schemagen.diagnostics import Reporter
 from schemagen.project.inputs import Input
@@ -45,13 +45,7 @@ REFUSED = (msgspec.ValidationError, Mismatch)
 def load(case: str, variant: str) -> ModuleType:
     """The expected module of one golden case and variant, imported under a unique name."""
     path = GOLDEN / case / "expected" / f"{variant}_models.py"
-    name = f"golden_constructs_{case}_{variant}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None, path
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # before exec: get_type_hints and msgspec look the module up
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("modules").exec_module(path.read_text(encoding="utf-8"), f"golden {case} {variant}")
 
 
 def decoder(case: str, variant: str, name: str) -> Callable[[bytes], Any]:
@@ -805,11 +799,7 @@ def _generated(tmp_path: Path, schema: dict[str, Any], variant: str = "msgspec")
     path.write_text(json.dumps(schema))
     source = render.render(to_ir(Input("x", path, "schema.json"), tmp_path, Reporter()), variant, "schema.json",
                            render.environment())
-    name = f"constructs_finding_{abs(hash(source))}"
-    module = ModuleType(name)
-    sys.modules[name] = module
-    exec(compile(source, name, "exec"), module.__dict__)
-    return source, module
+    return source, bench_module("modules").exec_module(source, "constructs finding")
 
 
 def _error(tmp_path: Path, schema: dict[str, Any]) -> str:
@@ -1021,7 +1011,7 @@ def test_a_folded_ref_met_again_as_more_than_a_model_is_named_by_an_alias(tmp_pa
         "type": "object", "anyOf": [{"properties": {"a": {"$ref": "#/definitions/A", "maxProperties": 3}}},
                                     {"required": ["b"]}]}}}
     source, module = _generated(tmp_path, schema, "dataclass")
-    assert "class AOption1AOption1(_Model):\n    a: AOption1AOption1A | None = None\n" in source, source
+    assert "class AOption1AOption1(SchemagenModel):\n    a: AOption1AOption1A | None = None\n" in source, source
     assert "\nAOption1AOption1A = AOption1AOption1 | dict[str, Any]\n" in source, source
 
 

@@ -86,7 +86,8 @@ def test_a_file_that_is_no_input_gives_its_definitions_to_the_referring_module(t
     (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\n[[tool.schemagen.inputs]]\npath = "schemas/order.json"\n')
     result = generate(tmp_path)
     assert result.returncode == 0, result.stderr
-    assert sorted(p.name for p in (tmp_path / "generated").iterdir()) == ["__init__.py", "order", "py.typed"]
+    assert sorted(p.name for p in (tmp_path / "generated").iterdir()) == ["__init__.py", "_runtime.py", "order",
+                                                                          "py.typed"]
     order = (tmp_path / "generated" / "order" / "msgspec_models.py").read_text()
     assert "class Money" in order and "Currency = Literal" in order and "from .." not in order
     run_python(tmp_path, "", "assert type(x.total) is o.Money and x.total.currency == 'USD'")

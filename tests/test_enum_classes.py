@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 import types
@@ -12,6 +11,7 @@ from types import ModuleType
 
 import msgspec
 
+from conftest import bench_module
 from schemagen import render
 from schemagen.diagnostics import Reporter
 from schemagen.project.inputs import Input
@@ -22,13 +22,7 @@ from golden import GOLDEN
 
 def _load(variant: str) -> ModuleType:
     path = GOLDEN / "enum_classes" / "expected" / f"{variant}_models.py"
-    name = f"golden_enum_classes_{variant}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("modules").exec_module(path.read_text(encoding="utf-8"), f"golden enum_classes {variant}")
 
 
 def test_msgspec_and_dataclass_decode_values_into_members() -> None:

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.strategies import SearchStrategy
 from mypy import api
 
-from conftest import bench_module, examples
+from conftest import bench_module, examples, output_package
 from fuzz_strategies import Case, documents, mutations
 from schemagen.diagnostics import SchemaError
 from schemagen.project.config import ALL_VARIANTS
@@ -51,9 +51,7 @@ class Batch:
 
     def __init__(self, root: Path, name: str) -> None:
         self.root = root
-        self.package = root / name
-        self.package.mkdir()
-        (self.package / "__init__.py").write_text("")
+        self.package = output_package(root, name)
         self.cases: dict[str, Case] = {}
         self.seen: set[str] = set()
 

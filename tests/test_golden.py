@@ -7,9 +7,24 @@ import os
 
 import pytest
 
-from golden import Case, cases, generate
+from golden import GOLDEN, ROOT, Case, cases, generate
+from schemagen import render
+from schemagen.project.command import regenerate
+from schemagen.project.plan import package_init
 
 UPDATE = os.environ.get("SCHEMAGEN_UPDATE_GOLDEN") == "1"
+RUNTIME = GOLDEN / "_runtime.py"
+"""The converter module of an output package with dataclass modules (every case's imports it)."""
+
+
+def test_the_packages_converter_module() -> None:
+    text = render.runtime(package_init(regenerate(ROOT)).rstrip("\n"))
+    if UPDATE:
+        RUNTIME.write_text(text, encoding="utf-8")
+    expected = RUNTIME.read_text(encoding="utf-8")
+    assert expected == text, ("tests/golden/_runtime.py differs (run `make golden` if the change is intended, and "
+                              "read the diff):\n" + "".join(difflib.unified_diff(
+                                  expected.splitlines(keepends=True), text.splitlines(keepends=True))))
 
 
 def test_there_are_cases() -> None:

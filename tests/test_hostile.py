@@ -18,6 +18,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from conftest import output_package
 from schemagen import render
 from schemagen.diagnostics import Reporter
 from schemagen.project.config import ALL_VARIANTS
@@ -46,7 +47,7 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = root / "hostile.json"
     path.write_text(json.dumps(schema))
     module = to_ir(Input("hostile", path, "hostile.json"), root, Reporter())
-    target = root / "hostile_models"
+    target = output_package(root, "hostile_out") / "hostile_models"
     target.mkdir()
     (target / "__init__.py").write_text("")
     for variant in ALL_VARIANTS:
@@ -56,7 +57,8 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_modules_import_without_side_effects(package: Path) -> None:
     Path(CANARY).unlink(missing_ok=True)
-    code = "import hostile_models.dataclass_models, hostile_models.typeddict_models, hostile_models.msgspec_models"
+    code = ("import hostile_out.hostile_models.dataclass_models, hostile_out.hostile_models.typeddict_models, "
+            "hostile_out.hostile_models.msgspec_models")
     result = subprocess.run([sys.executable, "-c", code], cwd=package, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert not Path(CANARY).exists()
@@ -65,7 +67,7 @@ def test_modules_import_without_side_effects(package: Path) -> None:
 def _load(package: Path, variant: str):  # type: ignore[no-untyped-def]
     if str(package) not in sys.path:
         sys.path.insert(0, str(package))
-    return importlib.import_module(f"hostile_models.{variant}_models")
+    return importlib.import_module(f"hostile_out.hostile_models.{variant}_models")
 
 
 def _root(module: object) -> type:

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from mypy import api
 
-from conftest import bench_module, examples, shared
+from conftest import bench_module, examples, output_package, shared
 from corpus_tools import (defined_names, error_kind, group, mypy_errors, offending_type, source_line,
                           summarise_warnings)
 from schemagen import ir
@@ -41,6 +41,8 @@ from schema_oracle import Oracle
 from test_dataclass_convert import CHECKED, _differs, agree
 
 PACKAGE = "openai_full"
+OUT = "openai_out"
+"""The output package the input's package is in, with the converter its dataclass module imports."""
 VARIANTS = ("dataclass", "typeddict", "msgspec")
 RecordProperty = Callable[[str, object], None]
 MYPY_SLOW = 180.0
@@ -65,7 +67,7 @@ class Corpus:
 
     @property
     def package(self) -> Path:
-        return self.root / PACKAGE
+        return self.root / OUT / PACKAGE
 
     def path(self, variant: str) -> Path:
         return self.package / f"{variant}_models.py"
@@ -88,6 +90,7 @@ def _tail(text: str, lines: int = 15) -> str:
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Corpus]:
     yaml_path = shared("corpora/openai/openapi.yaml")
     result = Corpus(tmp_path_factory.mktemp("openai_corpus"), Reporter())
+    output_package(result.root, OUT)
     result.package.mkdir()
     (result.package / "__init__.py").write_text("")
 
@@ -127,14 +130,14 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Corpus]:
                 continue
             start = time.perf_counter()
             try:
-                result.modules[variant] = importlib.import_module(f"{PACKAGE}.{variant}_models")
+                result.modules[variant] = importlib.import_module(f"{OUT}.{PACKAGE}.{variant}_models")
             except Exception:
                 result.import_errors[variant] = traceback.format_exc()
             result.timed(f"import {variant}", time.perf_counter() - start)
         yield result
     finally:
         sys.path.remove(str(result.root))
-        for name in [n for n in sys.modules if n == PACKAGE or n.startswith(PACKAGE + ".")]:
+        for name in [n for n in sys.modules if n == OUT or n.startswith(OUT + ".")]:
             del sys.modules[name]
         print("\n[openai corpus] timings:\n" + "\n".join(f"  {k:<32}{v:8.1f}s" for k, v in result.timings.items()))
 
@@ -214,8 +217,8 @@ def test_mypy_strict(corpus: Corpus, monkeypatch: pytest.MonkeyPatch, record_pro
     problems += [f"{v}_models.py does not parse, so not checked: {why}" for v, why in unparsable.items()]
     if not checked:
         pytest.fail("\n".join(problems) or "nothing to check", pytrace=False)
-    targets = ["-p", PACKAGE] if len(checked) == len(VARIANTS) else [
-        arg for v in checked for arg in ("-m", f"{PACKAGE}.{v}_models")]
+    targets = ["-p", OUT] if len(checked) == len(VARIANTS) else [
+        arg for v in checked for arg in ("-m", f"{OUT}.{PACKAGE}.{v}_models")]
     monkeypatch.chdir(corpus.root)
 
     start = time.perf_counter()

@@ -4,15 +4,14 @@ Run through the command line, as a user runs it."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import msgspec
 import pytest
 
+from conftest import bench_module
 from schemagen import ir
 from schemagen.diagnostics import Reporter
 from schemagen.project.inputs import Input
@@ -36,13 +35,7 @@ def project(root: Path, table: str, inputs: tuple[str, ...] = ("a", "b")) -> Pat
 
 
 def imported(path: Path) -> ModuleType:
-    name = f"required_defaults_{abs(hash(path))}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("modules").exec_module(path.read_text(encoding="utf-8"), path.name)
 
 
 def test_one_warning_per_input_counts_them_and_names_the_setting(tmp_path: Path) -> None:

@@ -31,6 +31,7 @@ def _golden_package(tmp_path: Path) -> Path:
     package = tmp_path / "golden_outputs"
     package.mkdir()
     (package / "__init__.py").write_text("")
+    shutil.copy(GOLDEN / "_runtime.py", package / "_runtime.py")  # what each case's dataclass module imports
     count = 0
     for case in sorted(GOLDEN.iterdir()):
         modules = sorted((case / "expected").glob("*.py"))
@@ -71,14 +72,24 @@ def test_every_generated_module_imports() -> None:
         importlib.import_module(f"generated.{path.parent.name}.{path.stem}")
 
 
+def _as_package(folder: Path, variant: str) -> None:
+    """``tagged_unions``'s module of ``variant`` as ``out.shapes.models``, in an output package ``out`` with
+    its converter (``out/_runtime.py``), as ``generate`` writes them."""
+    (folder / "out" / "shapes").mkdir(parents=True)
+    for init in ("out/__init__.py", "out/shapes/__init__.py"):
+        (folder / init).write_text("")
+    shutil.copy(GOLDEN / "_runtime.py", folder / "out" / "_runtime.py")
+    shutil.copy(GOLDEN / "tagged_unions" / "expected" / f"{variant}_models.py", folder / "out" / "shapes" / "models.py")
+
+
 def test_mypy_narrows_a_stdlib_union_on_its_tag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The stdlib variants keep ``Circle | Square``; checking the tag narrows it for mypy."""
     for variant, access in (("dataclass", "shape.kind"), ("typeddict", 'shape["kind"]')):
         folder = tmp_path / variant
         folder.mkdir()
-        shutil.copy(GOLDEN / "tagged_unions" / "expected" / f"{variant}_models.py", folder / "models.py")
+        _as_package(folder, variant)
         (folder / "use.py").write_text(
-            "from models import Circle, Square\n\n\n"
+            "from out.shapes.models import Circle, Square\n\n\n"
             "def area(shape: Circle | Square) -> float:\n"
             f"    if {access} == \"circle\":\n"
             "        reveal_type(shape)\n"
@@ -94,7 +105,7 @@ def test_mypy_narrows_a_stdlib_union_on_its_tag(tmp_path: Path, monkeypatch: pyt
 USE_FROM_DICT = '''import json
 from typing import reveal_type
 
-from models import Circle, DecodeError, Drawing
+from out.shapes.models import Circle, DecodeError, Drawing
 
 
 def first_area(text: str) -> float:
@@ -126,13 +137,13 @@ first_area('{"shapes": [{"kind": "oval"}]}')
 def test_mypy_types_from_dict_and_narrows_the_union_it_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``Model.from_dict`` gives that class (``Self``), ``to_dict`` a ``dict[str, Any]``; the tagged
     union it read narrows on its tag; a payload that does not fit is a ``DecodeError``."""
-    shutil.copy(GOLDEN / "tagged_unions" / "expected" / "dataclass_models.py", tmp_path / "models.py")
+    _as_package(tmp_path, "dataclass")
     (tmp_path / "use.py").write_text(USE_FROM_DICT)
     monkeypatch.chdir(tmp_path)
     stdout, stderr, status = api.run(["--strict", "--no-incremental", "--config-file", "", "use.py"])
     assert status == 0, stdout + stderr
     revealed = [line.split("Revealed type is ", 1)[1] for line in stdout.splitlines() if "Revealed type" in line]
-    assert revealed == ['"models.Drawing"', '"models.Circle"'], revealed
+    assert revealed == ['"out.shapes.models.Drawing"', '"out.shapes.models.Circle"'], revealed
     done = subprocess.run([sys.executable, "use.py"], capture_output=True, text=True, cwd=tmp_path)
     assert done.stdout == "4.0\n"
     assert done.stderr.endswith("Invalid value 'oval' - at `$.shapes[0].kind`\n") and done.returncode == 1, done.stderr

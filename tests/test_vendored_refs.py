@@ -55,7 +55,8 @@ def vendored_project(project: Path, folder: str = "schemas/vendor/schemastore/")
 def test_a_mapped_url_reads_the_vendored_file_and_the_mapped_folder_is_no_input(tmp_path: Path) -> None:
     result = schemagen(vendored_project(tmp_path), "generate")
     assert result.returncode == 0, result.stderr
-    assert sorted(p.name for p in (tmp_path / "generated").iterdir()) == ["__init__.py", "app", "py.typed"]
+    assert sorted(p.name for p in (tmp_path / "generated").iterdir()) == ["__init__.py", "_runtime.py", "app",
+                                                                          "py.typed"]
     source = (tmp_path / "generated" / "app" / "msgspec_models.py").read_text()
     assert "root: Path" in source and "include: Paths | UnsetType" in source and "Paths = list[Path]" in source
     assert 'Id = Literal["MIT", "Apache-2.0"]' in source  # through the vendored file's `$id`, to the file with that `$id`

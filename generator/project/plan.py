@@ -80,6 +80,9 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     renderer = Renderer(config.templates, config.options, store, scope=repr(config), root=config.root)
     init = package_init(config.options.command)
     files: dict[Path, str] = {Path("__init__.py"): init, Path("py.typed"): ""}
+    if "dataclass" in config.variants:  # the converter its dataclass modules import: one for the package
+        from ..render import runtime
+        files[Path("_runtime.py")] = runtime(init.rstrip("\n"))
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
     ignored: list[Diagnostic] = []

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .. import ir
 from . import dataclass, msgspec, typeddict
+from .dataclass import runtime
 from .format import format_whole
 from .options import RenderOptions
 from .templates import BUILTIN_TEMPLATES, environment, own_templates
@@ -17,7 +18,7 @@ from .view import Variant, build
 if TYPE_CHECKING:
     import jinja2
 
-__all__ = ["BUILTIN_TEMPLATES", "VARIANTS", "environment", "layout", "own_templates", "preludes", "render"]
+__all__ = ["BUILTIN_TEMPLATES", "VARIANTS", "environment", "layout", "own_templates", "render", "runtime"]
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in (dataclass, typeddict, msgspec)}
 
@@ -34,8 +35,3 @@ def render(module: ir.Module, variant: str, source: str, env: jinja2.Environment
     """The formatted source of one variant of ``module``: ``layout``, then black on the whole module."""
     return format_whole(layout(module, variant, source, env, options))
 
-
-def preludes() -> tuple[str, ...]:
-    """The preludes the variants write (the dataclass variant's converter): black's output already,
-    as they stand in a module (a test checks it), so the formatter takes them as they are."""
-    return dataclass.converters()

@@ -1,7 +1,8 @@
 """Standard-library dataclasses: ``@dataclass(kw_only=True)``; absent and null are both held as ``None``.
 
-Each class derives from the module's ``_Model`` (the converter of ``dataclass_runtime``, written
-once per module): ``from_dict``/``to_dict``. What a class's annotations cannot say is said where the
+Each class derives from ``SchemagenModel``, which the module imports, with ``convert``, ``to_builtins`` and
+``DecodeError``, from the output package's ``_runtime.py`` (``runtime``: the converter, one per
+package, so one ``DecodeError`` for all its inputs): ``from_dict``/``to_dict``. What a class's annotations cannot say is said where the
 converter reads it: the tag and ``forbid_unknown_fields`` as class keywords (msgspec's own words), the
 wire name in the field's ``metadata``, and, for a field whose default is ``None``, whether the schema
 allows null there (``nullable``) or gives null as its default (``null_default``).
@@ -15,7 +16,6 @@ from pathlib import Path
 
 from .. import ir
 from ..ir.values import fits
-from ..ir.walk import all_types
 from . import literals
 from .annotations import RICH_FORMATS, TypeStyle
 from .imports import Imports
@@ -24,7 +24,10 @@ from .view import Context, FieldView, field_doc, with_field_call
 
 name = "dataclass"
 template = "dataclass.py.jinja"
-base = "_Model"  # the converter's (``prelude``)
+base = "SchemagenModel"  # the converter's (``prelude``)
+RUNTIME = "_runtime"
+"""The module of the output package that holds the converter (``runtime``), beside the inputs' packages."""
+PARTS = ("dataclass_runtime.py", "dataclass_api.py", "dataclass_formats.py")
 lazy_annotations = True
 style = TypeStyle(formats=RICH_FORMATS, meta=False, module="dataclass_models")
 enum_classes = True
@@ -69,7 +72,7 @@ def alias_note(alias: ir.Alias, ctx: Context) -> str | None:
 
 
 def class_options(model: ir.Model, ctx: Context) -> tuple[str, ...]:
-    """Keywords of ``_Model.__init_subclass__``, named as msgspec names them."""
+    """Keywords of ``SchemagenModel.__init_subclass__``, named as msgspec names them."""
     options = []
     if model.tag is not None:
         options += [f"tag_field={literals.string(model.tag.field)}", f"tag={literals.value(model.tag.value)}"]
@@ -83,29 +86,22 @@ def class_imports(imports: Imports) -> None:
 
 
 def prelude(module: ir.Module, imports: Imports) -> str | None:
-    """The converter and ``convert``/``to_builtins``, in a module that declares anything; with its part
-    for formatted strings where a type has a format or names another input's class (that class's
-    types may)."""
-    if not module.declarations:
-        return None
-    formats = any(isinstance(t, ir.Scalar) and t.format in style.formats or isinstance(t, ir.Ref) and t.module
-                  for t in all_types(module))
-    modules, text = _prelude(formats)
-    for name in modules:
-        imports.add_module(name)
-    return text
+    """No text: a module that declares anything imports the converter of its package (``runtime``)."""
+    if module.declarations:
+        imports.add_local(RUNTIME, f"from ..{RUNTIME} import DecodeError as DecodeError, SchemagenModel, "
+                                   "convert as convert, to_builtins as to_builtins")
+    return None
 
 
-def converters() -> tuple[str, ...]:
-    """Every prelude ``prelude`` writes."""
-    return _prelude(False)[1], _prelude(True)[1]
-
-
-def _prelude(formats: bool) -> tuple[list[str], str]:
-    """The modules the converter imports, and its text; ``formats``: with its part for formatted strings."""
-    parts = [converter("dataclass_runtime.py"), converter("dataclass_api.py"),
-             *([converter("dataclass_formats.py")] if formats else [])]
-    return sorted({m for modules, _ in parts for m in modules}), "\n\n\n".join(text for _, text in parts)
+def runtime(header: str) -> str:
+    """The text of the output package's ``_runtime.py`` (after ``header``, its first line): the
+    converter every dataclass module of the package imports, stdlib only, black's format."""
+    parts = [converter(file) for file in PARTS]
+    modules = sorted({m for imported, _ in parts for m in imported})
+    head = [header, '"""The converter of this package\'s dataclass modules: ``from_dict``, ``to_dict``, ``convert``,',
+            '``to_builtins`` and ``DecodeError``, as docs/semantics.md of schemagen says."""', "",
+            "from __future__ import annotations", "", *(f"import {m}" for m in modules)]
+    return "\n".join(head) + "\n\n\n" + "\n\n\n".join(text for _, text in parts) + "\n"
 
 
 def reads_format(value: object, fmt: ir.Format) -> bool | None:

@@ -20,8 +20,8 @@ class DecodeError(ValueError):
     """Data that does not fit its class; the message ends with where (`` - at `$.a[0]` ``)."""
 
 
-class _Model:
-    """The base of this module's classes: ``from_dict`` reads JSON data, ``to_dict`` writes it."""
+class SchemagenModel:
+    """The base of the package's dataclasses: ``from_dict`` reads JSON data, ``to_dict`` writes it."""
 
     __schemagen__: typing.ClassVar[tuple[str | None, str | int | None, bool]]
 
@@ -38,24 +38,20 @@ class _Model:
     @classmethod
     def from_dict(cls, data: typing.Any) -> typing.Self:
         """``data`` (as ``json.loads`` gives it) as this class, or ``DecodeError``."""
-        value: typing.Self = _decode(_plan(cls).read, data)
-        return value
+        return typing.cast(typing.Self, _decode(_plan(cls).read, data))
 
     def to_dict(self) -> dict[str, typing.Any]:
         """This object as JSON data (for ``json.dumps``), as ``from_dict`` reads it."""
-        data: dict[str, typing.Any] = _plan(type(self)).write(self)
-        return data
+        return _plan(type(self)).write(self)
 
 
 def _decode(read: _Read, data: typing.Any) -> typing.Any:
     """What ``read`` makes of ``data``, or ``DecodeError`` saying why and where."""
     try:
         return read(data)
-    except _Fail as failure:
-        where = "".join(reversed(failure.path))
-        raise DecodeError(
-            failure.why + (f" - at `${where}`" if where else "")
-        ) from None
+    except _Fail as fail:
+        where = "".join(reversed(fail.path))
+        raise DecodeError(fail.why + (f" - at `${where}`" if where else "")) from None
 
 
 class _Fail(Exception):

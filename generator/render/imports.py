@@ -17,6 +17,10 @@ class Imports:
         self._siblings[alias] = f"from ..{package} import {module} as {alias}"
         return alias
 
+    def add_local(self, key: str, line: str) -> None:
+        """Record an import ``line`` of the output package itself (among other inputs' modules, by ``key``)."""
+        self._siblings[key] = line
+
     def add_module(self, module: str) -> str:
         """Record ``import module``."""
         self._modules.add(module)

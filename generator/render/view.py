@@ -34,7 +34,7 @@ class FieldView:
 class ClassView:
     name: str
     base: str
-    """The variant's base class (``Struct``, ``TypedDict``, the dataclass converter's ``_Model``)."""
+    """The variant's base class (``Struct``, ``TypedDict``, the dataclass converter's ``SchemagenModel``)."""
     doc: str | None
     fields: tuple[FieldView, ...]
     options: tuple[str, ...]

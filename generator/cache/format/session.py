@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import ast
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ...render import preludes
 from ...render.format import LINE_LENGTH, TARGET, black_version, format_whole
 from ..store import digest, digests
 from .batch import BATCH, format_chunk, format_statements
-from .chunks import join, split, statement_kind
+from .chunks import join, split
 from .known import Kinds, cut, pieces
 from .stable import Piece, Plan, plan_chunk
 
@@ -52,18 +50,6 @@ class Session:
     """Chunk text → its first and last statement, for every chunk ``split`` found (``known.cut``)."""
     statements: dict[Piece, str | None] = field(default_factory=dict)
     stats: Stats = field(default_factory=Stats)
-    _preludes_known: bool = False
-
-    def known(self, text: str) -> None:
-        """Take the chunks of ``text``, black's output as it stands in a module after the imports and
-        before a declaration, as they are (``split`` does not know all of its statements: functions)."""
-        text = text.rstrip("\n") + "\n"
-        for start, end, _ in pieces(text):
-            chunk = text[start:end]
-            last = ast.parse(chunk).body[-1]
-            self.kinds[chunk] = ("assign" if statement_kind(chunk, 0) == "assign" else "class",
-                                 "class" if isinstance(last, (ast.ClassDef, ast.FunctionDef)) else "assign")
-            self.chunks[chunk] = chunk
 
     def format_one(self, text: str) -> str:
         """``format_whole(text)``."""
@@ -71,10 +57,6 @@ class Session:
 
     def format(self, texts: Sequence[str]) -> list[str]:
         """``format_whole`` of each text."""
-        if not self._preludes_known:
-            self._preludes_known = True
-            for prelude in preludes():
-                self.known(prelude)
         found = [pieces(t) for t in texts]
         self._look_up({t[start:end] for t, spans in zip(texts, found) for start, end, _ in spans})
         splits = [cut(t, spans, self.kinds) or split(t) for t, spans in zip(texts, found)]
