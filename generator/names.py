@@ -143,19 +143,12 @@ class Both:
 
 
 #: Names that generated modules import or use; a class the schema names must not shadow them. The
-#: dataclass variant's converter (``render/dataclass_runtime.py``) defines and imports the second set.
+#: second set is what a dataclass module imports from its package's converter (``render.dataclass.runtime``).
 OUTPUT_NAMES = frozenset(
     {"annotations", "Any", "Annotated", "Literal", "NotRequired", "Required", "TypedDict", "TypeAlias",
      "dataclass", "field", "dataclasses", "msgspec", "Meta", "Struct", "UNSET", "UnsetType", "typing",
      "StrEnum", "IntEnum"}
-) | frozenset(
-    {"base64", "DecodeError", "SchemagenModel", "enum", "re", "threading", "convert", "to_builtins", "_T", "_READERS",
-     "_decode",
-     "_add", "_base64", "_choice", "_CLOCK", "_container",
-     "_DAY", "_duration", "_expected", "_Fail", "_format", "_FORMATS", "_iso", "_JSON", "_LOCK",
-     "_N", "_NEW", "_ORDER", "_parse", "_plain", "_plan", "_Plan", "_PLANS", "_Read", "_SPAN", "_type",
-     "_Type", "_union", "_UNIONS", "_UNITS", "_write", "_WRITERS"}
-)
+) | frozenset({"DecodeError", "SchemagenModel", "convert", "to_builtins"})
 #: The modules of the format types: a class ``datetime`` would hide ``datetime.date`` from the whole
 #: module (a field hides it only in its class: see ``FORMAT_NAMES``).
 MODULE_NAMES = frozenset(FORMAT_NAMES.values())
