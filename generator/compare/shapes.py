@@ -26,7 +26,7 @@ from .. import ir
 from ..names import portable_wire_name
 from ..render.dataclass import reads_format
 from ..render.msgspec_unions import msgspec_tag
-from ..review.changes import describe as spelled
+from ..render.annotations import spelled
 from .sides import Side
 
 JSON = ir.JSON

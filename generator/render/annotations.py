@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from typing import Protocol
 
 from .. import ir
 from ..ir.walk import map_types
@@ -30,43 +31,103 @@ class TypeStyle:
     """This variant's module name in each output package (another input's types come from there)."""
 
 
-def annotation(t: ir.Type, imports: Imports, style: TypeStyle) -> str:
-    def spell(t: ir.Type) -> str:
-        match t:
-            case ir.Scalar(kind, fmt):
-                if fmt is not None and fmt in style.formats:
-                    module, expression = style.formats[fmt]
-                    if module:
-                        imports.add_module(module)
-                    return expression
-                return kind
-            case ir.AnyType():
-                return imports.add("typing", "Any")
-            case ir.Null():
-                return "None"
-            case ir.Ref(name, None):
-                return name
-            case ir.Ref(name, str() as module):
-                return f"{imports.add_sibling(module, style.module)}.{name}"
-            case ir.Array(item):
-                return f"list[{spell(item)}]"
-            case ir.Map(value):
-                return f"dict[str, {spell(value)}]"
-            case ir.Tuple(items):
-                return "tuple[" + (", ".join(map(spell, items)) or "()") + "]"
-            case ir.Constrained(inner, constraints):
-                meta = meta_arguments(constraints)
-                if not style.meta or not meta or not takes_meta(inner, style):
-                    return spell(inner)
-                annotated = imports.add("typing", "Annotated")
-                return f"{annotated}[{spell(inner)}, {imports.add('msgspec', 'Meta')}({meta})]"
-            case ir.Union(members):
-                return " | ".join(map(spell, merged_literals(members)))
-            case ir.Literal(values):
-                return imports.add("typing", "Literal") + "[" + ", ".join(map(literals.value, values)) + "]"
-        raise AssertionError(f"unknown IR type {t!r}")
+class Leaves(Protocol):
+    """How one printer spells what ``spell`` leaves to it."""
 
-    return spell(t)
+    def scalar(self, t: ir.Scalar) -> str: ...
+
+    def anything(self) -> str: ...
+
+    def ref(self, t: ir.Ref) -> str: ...
+
+    def literal(self, values: tuple[ir.LiteralValue, ...]) -> str: ...
+
+    def constrained(self, t: ir.Constrained, inner: str) -> str:
+        """``t``, whose inner type is spelt ``inner``."""
+
+
+def spell(t: ir.Type, leaves: Leaves) -> str:
+    """``t`` as a Python type expression: the one printer of IR types, for annotations (``annotation``)
+    and for messages (``spelled``), which differ only in their ``leaves``."""
+    match t:
+        case ir.Scalar():
+            return leaves.scalar(t)
+        case ir.AnyType():
+            return leaves.anything()
+        case ir.Null():
+            return "None"
+        case ir.Ref():
+            return leaves.ref(t)
+        case ir.Array(item):
+            return f"list[{spell(item, leaves)}]"
+        case ir.Map(value):
+            return f"dict[str, {spell(value, leaves)}]"
+        case ir.Tuple(items):
+            return "tuple[" + (", ".join(spell(i, leaves) for i in items) or "()") + "]"
+        case ir.Constrained(inner):
+            return leaves.constrained(t, spell(inner, leaves))
+        case ir.Union(members):
+            return " | ".join(spell(m, leaves) for m in merged_literals(members))
+        case ir.Literal(values):
+            return leaves.literal(values)
+    raise AssertionError(f"unknown IR type {t!r}")
+
+
+def annotation(t: ir.Type, imports: Imports, style: TypeStyle) -> str:
+    """``t`` as a variant's annotation, recording in ``imports`` what it needs."""
+    return spell(t, _Annotation(imports, style))
+
+
+def spelled(t: ir.Type) -> str:
+    """A short Python-like spelling of ``t``, for messages: a format said beside its JSON type
+    (``str (date-time)``), another input's class as ``package.Name``, limits left out."""
+    return spell(t, _Message())
+
+
+@dataclass(frozen=True, slots=True)
+class _Annotation:
+    imports: Imports
+    style: TypeStyle
+
+    def scalar(self, t: ir.Scalar) -> str:
+        if t.format is not None and t.format in self.style.formats:
+            module, expression = self.style.formats[t.format]
+            if module:
+                self.imports.add_module(module)
+            return expression
+        return t.kind
+
+    def anything(self) -> str:
+        return self.imports.add("typing", "Any")
+
+    def ref(self, t: ir.Ref) -> str:
+        return t.name if t.module is None else f"{self.imports.add_sibling(t.module, self.style.module)}.{t.name}"
+
+    def literal(self, values: tuple[ir.LiteralValue, ...]) -> str:
+        return self.imports.add("typing", "Literal") + "[" + ", ".join(map(literals.value, values)) + "]"
+
+    def constrained(self, t: ir.Constrained, inner: str) -> str:
+        meta = meta_arguments(t.constraints)
+        if not self.style.meta or not meta or not takes_meta(t.type, self.style):
+            return inner
+        return f"{self.imports.add('typing', 'Annotated')}[{inner}, {self.imports.add('msgspec', 'Meta')}({meta})]"
+
+
+class _Message:
+    def scalar(self, t: ir.Scalar) -> str:
+        return t.kind if t.format is None else f"{t.kind} ({t.format})"
+
+    def anything(self) -> str:
+        return "Any"
+
+    def ref(self, t: ir.Ref) -> str:
+        return f"{t.module}.{t.name}" if t.module else t.name
+
+    def literal(self, values: tuple[ir.LiteralValue, ...]) -> str:
+        return f"Literal[{', '.join(map(repr, values))}]"
+
+    def constrained(self, t: ir.Constrained, inner: str) -> str:
+        return inner
 
 
 def merged_literals(members: tuple[ir.Type, ...]) -> tuple[ir.Type, ...]:

@@ -22,6 +22,7 @@ from typing import Literal, TypeAlias
 
 from .. import ir
 from ..ir.walk import rename_all
+from ..render.annotations import spelled as describe
 
 Severity = Literal["breaking", "compatible", "docs"]
 SEVERITIES: tuple[Severity, ...] = ("breaking", "compatible", "docs")
@@ -227,7 +228,7 @@ def _key(t: ir.Type) -> Key:
         case ir.Scalar(kind, fmt):
             return ("scalar", kind, fmt)
         case ir.Ref():
-            return ("ref", _ref(t))
+            return ("ref", t.module, t.name)
         case ir.Tuple(items):
             return ("tuple", len(items))
         case ir.Literal():
@@ -292,34 +293,3 @@ def _constraints(where: str, part: str, a: ir.Constraints, b: ir.Constraints) ->
                          f"{part}{name} {'raised' if raised else 'lowered'} from {x!r} to {y!r}")
         else:  # pattern, multiple_of: a different rule admits different values
             yield Change("breaking", where, f"{part}{name} changed from {x!r} to {y!r}")
-
-
-def _ref(t: ir.Ref) -> str:
-    """``Name``, or ``package.Name`` for a declaration of another input."""
-    return f"{t.module}.{t.name}" if t.module else t.name
-
-
-def describe(t: ir.Type) -> str:
-    """A short Python-like spelling of a type, for messages (limits left out)."""
-    match t:
-        case ir.Scalar(kind, fmt):
-            return kind if fmt is None else f"{kind} ({fmt})"
-        case ir.AnyType():
-            return "Any"
-        case ir.Null():
-            return "None"
-        case ir.Ref():
-            return _ref(t)
-        case ir.Array(item):
-            return f"list[{describe(item)}]"
-        case ir.Map(value):
-            return f"dict[str, {describe(value)}]"
-        case ir.Tuple(items):
-            return f"tuple[{', '.join(map(describe, items))}]"
-        case ir.Constrained(inner):
-            return describe(inner)
-        case ir.Union(members):
-            return " | ".join(map(describe, members))
-        case ir.Literal(values):
-            return f"Literal[{', '.join(map(repr, values))}]"
-    raise TypeError(f"not an IR type: {t!r}")
