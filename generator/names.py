@@ -6,10 +6,12 @@ import builtins
 import keyword
 import re
 import unicodedata
-from collections.abc import Container
+from collections import Counter
+from collections.abc import Container, Iterable, Mapping
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, TypeVar
 
+K = TypeVar("K")
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W_]+")
 #: Names a class must not take: keywords, soft keywords and builtins (it would shadow them).
 RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
@@ -43,6 +45,20 @@ def as_written(doc: str | None, name: str) -> str:
     """The docstring of a class whose name is not the schema's: the schema's name said at its end."""
     said = f"The schema's name: `{name}`."
     return f"{doc.rstrip()}\n\n{said}" if doc else said
+
+
+def alike(name: str) -> tuple[str, ...]:
+    """The words ``name`` says, in lower case: names that say the same words in any case or spelling
+    (``FooBar``, ``foo_bar``, ``FOO-BAR``) are alike."""
+    return tuple(w.lower() for w in words(name))
+
+
+def claimed_once(wanted: Mapping[K, str], said: Iterable[str]) -> dict[K, str]:
+    """The entries of ``wanted`` whose name no other entry wants and no name of ``said`` says alike:
+    so a name taken depends on the set of names, never on the order they come in."""
+    claims = Counter(alike(name) for name in wanted.values())
+    taken = {alike(name) for name in said}
+    return {key: name for key, name in wanted.items() if claims[alike(name)] == 1 and alike(name) not in taken}
 
 
 def pascal(text: str) -> str:

@@ -17,11 +17,10 @@ nothing. (How the words are cased is ``passes.naming``'s part of the setting.)
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from ..frontend.schema import Definition, reached
-from ..names import words
+from ..names import alike, claimed_once, words
 
 
 def sdk_names(definitions: Mapping[str, Definition], responses: frozenset[str] | None) -> dict[str, str]:
@@ -30,7 +29,7 @@ def sdk_names(definitions: Mapping[str, Definition], responses: frozenset[str] |
     ``responses``: the keys of the response bodies (``SchemaSet.responses``); ``None``: every
     definition may be read (no operations say otherwise)."""
     given = {key: d for key, d in definitions.items() if not d.derived}
-    said = {_key(words(d.name)) for d in given.values()}
+    said = {alike(d.name) for d in given.values()}
     read = set(given) if responses is None else reached(definitions, responses)
     wanted: dict[str, list[str]] = {}
     for key, d in given.items():
@@ -39,17 +38,12 @@ def sdk_names(definitions: Mapping[str, Definition], responses: frozenset[str] |
             bare = bare[:-1]
         if bare != words(d.name):
             wanted[key] = bare
-    claims = Counter(_key(bare) for bare in wanted.values())
-    return {key: "".join(bare) for key, bare in wanted.items() if _key(bare) not in said and claims[_key(bare)] == 1}
+    return claimed_once({key: "".join(bare) for key, bare in wanted.items()}, (d.name for d in given.values()))
 
 
 def _twin_bare(name: list[str], said: set[tuple[str, ...]]) -> list[str]:
     """``name`` without its one ``Response`` word that has a ``Request`` twin (see the module), else as it is."""
     found = [i for i, word in enumerate(name[:-1]) if word == "Response"
-             and _key(name[:i] + ["Request"] + name[i + 1:]) in said]
+             and tuple(w.lower() for w in name[:i] + ["Request"] + name[i + 1:]) in said]
     return name[:found[0]] + name[found[0] + 1:] if len(found) == 1 else name
-
-
-def _key(name: Iterable[str]) -> tuple[str, ...]:
-    return tuple(word.lower() for word in name)
 

@@ -16,12 +16,11 @@ Which names are shortened is the ``names`` setting's: long ones (over ``LONG`` c
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 
 from .. import ir
 from ..ir.walk import rename_all
-from ..names import Naming, words
+from ..names import Naming, claimed_once, words
 
 LONG = 40
 """With ``names = "schema"``, an invented name longer than this is shortened where it may be."""
@@ -38,12 +37,5 @@ def shortened(module: ir.Module, declared_in: Mapping[str, str], names: Naming) 
             wanted[name] = short
     if not wanted:
         return module
-    said = {_key(d.name) for d in module.declarations}
-    claims = Counter(_key(short) for short in wanted.values())
-    return rename_all(module, {name: short for name, short in wanted.items()
-                               if claims[_key(short)] == 1 and _key(short) not in said})
-
-
-def _key(name: str) -> tuple[str, ...]:
-    return tuple(w.lower() for w in words(name))
+    return rename_all(module, claimed_once(wanted, (d.name for d in module.declarations)))
 
