@@ -91,6 +91,17 @@ def test_nothing_after_the_front_end_imports_a_dialect() -> None:
     assert _offences(("ir", "lower", "passes", "render"), ("frontend.dialects",)) == []
 
 
+def test_compare_reads_a_variant_by_its_public_description_only() -> None:
+    """What a side's models accept is read off ``Variant.capabilities`` and the one type printer,
+    never off a variant's own rules (``msgspec_unions``, ``dataclass``)."""
+    used = set()
+    for path in sorted((PACKAGE / "compare").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 2 and (node.module or "").startswith("render"):
+                used |= {f"{node.module}.{a.name}" for a in node.names}
+    assert used == {"render.VARIANTS", "render.annotations.spelled"}, used
+
+
 def _cycle() -> list[str]:
     done: set[str] = set()
 

@@ -1,6 +1,6 @@
 """Does a side's msgspec model decode a JSON value? The IR read as the msgspec variant writes it.
 
-The msgspec variant makes every union one msgspec can decode (``render.msgspec_unions.legal``
+The msgspec variant makes every union one msgspec can decode (its ``capabilities.decodable``
 widens the others) and enforces the limits ``Meta`` can: not unique items, nor a fractional
 ``multipleOf``, nor any limit on a formatted string. msgspec picks a union's member by the JSON
 kind of the value: an integer goes to the ``int`` member if there is one (and only there), else to
@@ -12,11 +12,8 @@ optional (if present, it must be the tag). An unknown key is ignored unless the 
 from __future__ import annotations
 
 from .. import ir
-from ..render.annotations import takes_meta
-from ..render.msgspec import style
-from ..render.msgspec_unions import legal
-from .shapes import (JSON, Scope, Typed, bare, flatten, kind, limits, model_tag, root, scalar_fits, shape, tag_field,
-                     value_kind, within)
+from .shapes import (JSON, MSGSPEC, Scope, Typed, bare, flatten, kind, limits, model_tag, root, scalar_fits, shape,
+                     tag_field, value_kind, within)
 from .sides import Side
 
 _MISSING = object()
@@ -41,7 +38,7 @@ class Decoder:
         key = (scope.package, id(t))
         known = self._legal.get(key)
         if known is None or known[0] is not t:  # (the entry keeps ``t`` alive: its id is not reused)
-            known = (t, legal(t, scope.side.declarations(scope.package)))
+            known = (t, MSGSPEC.decodable(t, scope.side.declarations(scope.package)))
             self._legal[key] = known
         return known[1]
 
@@ -63,7 +60,7 @@ class Decoder:
             case ir.Map(item):
                 return isinstance(value, dict) and all(self._value(v, item, scope) for v in value.values())
             case ir.Constrained(inner, constraints):
-                checked = takes_meta(inner, style)  # as the msgspec variant writes Meta
+                checked = MSGSPEC.checks_limits(inner)
                 return self._value(value, inner, scope) and (not checked or within(value, constraints, decoding=True))
             case ir.Union():
                 return self._union(value, flatten(t, scope), scope)

@@ -23,11 +23,12 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 
 from .. import ir
-from ..names import portable_wire_name
-from ..render.dataclass import reads_format
-from ..render.msgspec_unions import msgspec_tag
+from ..render import VARIANTS
 from ..render.annotations import spelled
 from .sides import Side
+
+MSGSPEC = VARIANTS["msgspec"].capabilities
+"""What the msgspec models of a side can say (``render.capabilities``): what compare reasons with."""
 
 JSON = ir.JSON
 
@@ -171,11 +172,11 @@ def shape(member: Typed, tagged: bool, decoding: bool = False) -> Shape:
     model, there = member.scope.resolve(t)
     assert isinstance(model, ir.Model)
     slots: dict[str, Slot] = {}
-    tag = msgspec_tag(model)
+    tag = MSGSPEC.tag(model)
     for f in model.fields:
         if tag is not None and f.wire_name == tag.field:
             slots[f.wire_name] = _tag_slot(tag, f, tagged, decoding)
-        elif portable_wire_name(f.wire_name) or not (model.closed or decoding):
+        elif MSGSPEC.names_key(f.wire_name) or not (model.closed or decoding):
             nullable = not f.required and f.default is not None and f.default.value is None
             slots[f.wire_name] = Slot(ir.union(f.type, ir.Null()) if nullable else f.type, f.required, f.doc)
     if tag is not None and tag.field not in slots:
@@ -199,7 +200,7 @@ def tag_field(members: list[Typed], home: Scope) -> str | None:
     for m in objects:
         t = bare(m.type)
         d = m.scope.resolve(t)[0] if isinstance(t, ir.Ref) and m.scope.package == home.package else None
-        found.add(tag.field if isinstance(d, ir.Model) and (tag := msgspec_tag(d)) is not None else None)
+        found.add(tag.field if isinstance(d, ir.Model) and (tag := MSGSPEC.tag(d)) is not None else None)
     return next(iter(found)) if len(found) == 1 and None not in found else None
 
 
@@ -207,7 +208,7 @@ def model_tag(member: Typed) -> ir.Tag | None:
     t = bare(member.type)
     if isinstance(t, ir.Ref):
         d = member.scope.resolve(t)[0]
-        return msgspec_tag(d) if isinstance(d, ir.Model) else None
+        return MSGSPEC.tag(d) if isinstance(d, ir.Model) else None
     return None
 
 
@@ -216,7 +217,7 @@ def model_tag(member: Typed) -> ir.Tag | None:
 
 def scalar_fits(value: JSON, t: ir.Scalar) -> bool:
     """Does msgspec decode ``value`` as this scalar (its format too)?"""
-    formatted = reads_format(value, t.format) if t.format is not None else None
+    formatted = MSGSPEC.reads_format(value, t.format) if t.format is not None else None
     if formatted is not None:
         return formatted
     if t.kind == "float":

@@ -18,6 +18,7 @@ from .. import ir
 from ..ir.values import fits
 from . import literals
 from .annotations import RICH_FORMATS, TypeStyle
+from .capabilities import Capabilities, every_key, every_union, schema_tag
 from .imports import Imports
 from .notes import constraints_note
 from .view import Context, FieldView, field_doc, with_field_call
@@ -130,3 +131,6 @@ def converter(file: str) -> tuple[tuple[str, ...], str]:
     head, _, text = source.partition("\n# --- the converter ---\n")
     modules = tuple(line.split()[1] for line in head.splitlines() if line.startswith("import "))
     return modules, text.strip("\n")
+
+
+capabilities = Capabilities(style, every_union, schema_tag, every_key, reads_format)

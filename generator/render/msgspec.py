@@ -16,6 +16,8 @@ from .. import ir
 from ..names import portable_wire_name
 from . import literals
 from .annotations import RICH_FORMATS, TypeStyle
+from .capabilities import Capabilities
+from .dataclass import reads_format
 from .imports import Imports
 from .msgspec_unions import Widening, legal, msgspec_tag
 from .notes import constraints_note, widening_note
@@ -27,6 +29,9 @@ base = "Struct"
 lazy_annotations = True
 style = TypeStyle(formats=RICH_FORMATS, meta=True, module="msgspec_models")
 enum_classes = True
+#: msgspec reads a formatted string as the dataclass converter does (tests/test_dataclass_convert.py
+#: holds the two together), so the converter's reading is the description's.
+capabilities = Capabilities(style, legal, msgspec_tag, portable_wire_name, reads_format)
 
 
 def prepare(t: ir.Type, declarations: Mapping[str, ir.Declaration], enums: Collection[str]) -> ir.Type:

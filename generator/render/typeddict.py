@@ -15,6 +15,7 @@ from collections.abc import Collection, Mapping
 from .. import ir
 from . import literals
 from .annotations import TypeStyle
+from .capabilities import Capabilities, every_key, every_union, schema_tag
 from .imports import Imports
 from .notes import constraints_note
 from .view import Context, FieldView, field_doc
@@ -67,3 +68,6 @@ def prelude(module: ir.Module, imports: Imports) -> str | None:
 
 def class_imports(imports: Imports) -> None:
     imports.add("typing", "TypedDict")
+
+
+capabilities = Capabilities(style, every_union, schema_tag, every_key)

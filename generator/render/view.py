@@ -15,6 +15,7 @@ from ..ir.walk import map_types, refs
 from ..names import enum_member
 from . import literals
 from .annotations import TypeStyle, annotation
+from .capabilities import Capabilities
 from .defaults import Builder
 from .imports import Imports
 from .options import RenderOptions
@@ -121,6 +122,8 @@ class Variant(Protocol):
     lazy_annotations: bool
     """``from __future__ import annotations``: class bodies may name what is defined later."""
     style: TypeStyle
+    capabilities: Capabilities
+    """What its models can say of a JSON value (read by ``compare``)."""
     enum_classes: bool
     """May write enum definitions as ``StrEnum``/``IntEnum`` classes (``RenderOptions.enums``)."""
 
