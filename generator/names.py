@@ -27,11 +27,11 @@ RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset
 #: annotations name are reserved for that model only (``passes.naming``).
 FIELD_RESERVED = frozenset(keyword.kwlist) | {"str", "int", "float", "bool", "list", "dict", "tuple"} \
     | {"Any", "Annotated", "Literal", "UNSET", "UnsetType", "field", "from_dict", "to_dict", "mro"}
-#: Names the annotation of a value with this format uses: a field of the same class must not take them.
 #: How classes are named (the ``names`` setting): as the schema names them, or as the official SDKs do
-#: (``lower.sdk``, ``passes.naming``).
+#: (``lower.sdk``, ``lower.shorten``, ``passes.naming``).
 Naming = Literal["schema", "sdk"]
 NAMINGS: tuple[Naming, ...] = ("schema", "sdk")
+#: Names the annotation of a value with this format uses: a field of the same class must not take them.
 FORMAT_NAMES = {"date-time": "datetime", "date": "datetime", "time": "datetime", "duration": "datetime",
                 "uuid": "uuid", "decimal": "decimal", "base64": "bytes"}
 
@@ -158,13 +158,14 @@ class Both:
         return name in self.small or name in self.large
 
 
-#: Names that generated modules import or use; a class the schema names must not shadow them. The
-#: second set is what a dataclass module imports from its package's converter (``render.dataclass.runtime``).
+#: What a dataclass module imports from its package's converter (``render.dataclass.runtime``).
+RUNTIME_NAMES = ("DecodeError", "SchemagenModel", "convert", "to_builtins")
+#: Names that generated modules import or use; a class the schema names must not shadow them.
 OUTPUT_NAMES = frozenset(
     {"annotations", "Any", "Annotated", "Literal", "NotRequired", "Required", "TypedDict", "TypeAlias",
      "dataclass", "field", "dataclasses", "msgspec", "Meta", "Struct", "UNSET", "UnsetType", "typing",
      "StrEnum", "IntEnum"}
-) | frozenset({"DecodeError", "SchemagenModel", "convert", "to_builtins"})
+) | frozenset(RUNTIME_NAMES)
 #: The modules of the format types: a class ``datetime`` would hide ``datetime.date`` from the whole
 #: module (a field hides it only in its class: see ``FORMAT_NAMES``).
 MODULE_NAMES = frozenset(FORMAT_NAMES.values())

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .. import ir
 from ..ir.values import fits
+from ..names import RUNTIME_NAMES
 from . import literals
 from .annotations import RICH_FORMATS, TypeStyle
 from .capabilities import Capabilities, every_key, every_union, schema_tag
@@ -89,8 +90,9 @@ def class_imports(imports: Imports) -> None:
 def prelude(module: ir.Module, imports: Imports) -> str | None:
     """No text: a module that declares anything imports the converter of its package (``runtime``)."""
     if module.declarations:
-        imports.add_local(RUNTIME, f"from ..{RUNTIME} import DecodeError as DecodeError, SchemagenModel, "
-                                   "convert as convert, to_builtins as to_builtins")
+        # each public name said `as` itself: re-exported, for a type checker, with the module's classes
+        names = ", ".join(n if n == base else f"{n} as {n}" for n in RUNTIME_NAMES)
+        imports.add_local(RUNTIME, f"from ..{RUNTIME} import {names}")
     return None
 
 
