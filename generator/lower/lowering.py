@@ -157,8 +157,8 @@ class Lowering:
         same = self.placed.get(id(schema))
         if same is not None and same[2] != self.unit_key:
             return ir.Ref(same[1])
-        vendor = python_name(schema)  # the name a vendor extension gives it, unless a definition or class has it
-        name = self.take(vendor if vendor is not None and vendor not in self.scope.named and self.free(vendor) else hint)
+        vendor = python_name(schema)  # the name a vendor extension gives it, unless a class has it (definitions first)
+        name = self.take(vendor if vendor is not None and self.free(vendor) else hint)
         self.placed.setdefault(id(schema), (schema, name, self.unit_key))
         self.declared_in[name] = self.scope.names[self.unit_key]
         self.declare(name, schema, inline=True)

@@ -20,7 +20,7 @@ UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProp
 ANNOTATIONS = frozenset({"title", "description", "default", "examples", "deprecated", "$comment", "readOnly",
                          "writeOnly", "$id", "$schema", "$anchor", "definitions", "$defs", PYTHON_NAME})
 """Keywords that describe a schema and do not restrict what it accepts."""
-FIRST_WINS = ("title", "description", "default", "examples", "deprecated", "$comment", "discriminator")
+FIRST_WINS = ("title", "description", "default", "examples", "deprecated", "$comment", "discriminator", PYTHON_NAME)
 
 
 class Conflict(Exception):
@@ -46,12 +46,12 @@ def fold(schema: Schema, resolve: Callable[[Schema], Schema | None], reporter: R
     merged: dict[str, Any] = {}
     for part in parts:
         for key, value in part.items():
-            if key == PYTHON_NAME and part is not parts[0]:
-                continue  # the name of what is folded in names that, not this schema
             if key not in merged:
                 merged[key] = value
             else:
                 merged[key] = _combine(key, merged[key], value, part, reporter)
+    if PYTHON_NAME in merged and PYTHON_NAME not in parts[0]:
+        del merged[PYTHON_NAME]  # the name of what is folded in names that, not this schema
     return Schema(merged, schema.loc)
 
 
