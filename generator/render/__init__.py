@@ -1,6 +1,8 @@
 """Rendering: IR → view model (Python) → module text (Jinja) → formatted source (black).
 
 ``layout`` writes a module as the templates lay it out; ``render`` formats that with black, whole.
+``fragment`` writes one declaration from the inputs it names, and ``assemble`` the module around
+fragments: the built-in layout, declaration by declaration (what ``cache.memo`` wraps).
 """
 
 from __future__ import annotations
@@ -8,19 +10,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import ir
-from . import dataclass, msgspec, typeddict
 from .dataclass import runtime
 from .format import format_whole
+from .fragment import Fragment, FragmentContext, assemble, contexts, fragment
 from .options import RenderOptions
 from .templates import BUILTIN_TEMPLATES, environment, own_templates
-from .view import Variant, build
+from .variants import VARIANTS
+from .view import build
 
 if TYPE_CHECKING:
     import jinja2
 
-__all__ = ["BUILTIN_TEMPLATES", "VARIANTS", "environment", "layout", "own_templates", "render", "runtime"]
-
-VARIANTS: dict[str, Variant] = {v.name: v for v in (dataclass, typeddict, msgspec)}
+__all__ = ["BUILTIN_TEMPLATES", "VARIANTS", "Fragment", "FragmentContext", "assemble", "contexts", "environment",
+           "fragment", "layout", "own_templates", "render", "runtime"]
 
 
 def layout(module: ir.Module, variant: str, source: str, env: jinja2.Environment,

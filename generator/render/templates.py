@@ -43,6 +43,7 @@ def environment(template_dir: Path | None = None) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # a run reads each template once: no `stat` of its file per declaration
     )
 
 

@@ -6,7 +6,7 @@ expressions, docs are escaped docstring literals. Templates only place them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
@@ -153,21 +153,21 @@ def build(module: ir.Module, variant: Variant, source: str, options: RenderOptio
     for d in module.declarations:
         views.append(declaration(d, ctx))
         ctx.undefined.discard(d.name)
-    return head(module, variant, source, ctx, tuple(views), command=options.command)
+    return head(module, variant, source, ctx.imports, tuple(views), command=options.command)
 
 
-def head(module: ir.Module, variant: Variant, source: str, ctx: Context,
+def head(module: ir.Module, variant: Variant, source: str, imports: Imports,
          views: tuple[ClassView | AliasView | EnumView, ...] = (), *, command: str) -> ModuleView:
-    """The module around ``views``, once they have recorded their imports in ``ctx``: the prelude first,
-    as it records its own. ``command``: what the header says to run."""
-    prelude = variant.prelude(module, ctx.imports)
-    return ModuleView(header(source, command), module_imports(ctx.imports, variant), views, prelude)
+    """The module around ``views``, once they have recorded what they import in ``imports``: the
+    prelude first, as it records its own. ``command``: what the header says to run."""
+    prelude = variant.prelude(module, imports)
+    return ModuleView(header(source, command), module_imports(imports, variant), views, prelude)
 
 
 def context(module: ir.Module, variant: Variant, options: RenderOptions) -> Context:
     """The context of the first declaration of ``module``: every declaration still undefined."""
     declarations = {d.name: d for d in module.declarations}
-    enums = _enum_members(module) if variant.enum_classes and options.enums == "class" else {}
+    enums = enum_members(module.declarations) if variant.enum_classes and options.enums == "class" else {}
     return Context(Imports(), variant, declarations, set(declarations), enums)
 
 
@@ -210,10 +210,11 @@ def _null_aliases_as_none(t: ir.Type, declarations: Mapping[str, ir.Declaration]
     return map_types(t, change)
 
 
-def _enum_members(module: ir.Module) -> dict[str, dict[str | int, str]]:
-    """Aliases of a ``Literal`` of only strings or only integers, with a member name per value."""
+def enum_members(declarations: Iterable[ir.Declaration]) -> dict[str, dict[str | int, str]]:
+    """Aliases of a ``Literal`` of only strings or only integers, with a member name per value (each
+    alias's names its own)."""
     found: dict[str, dict[str | int, str]] = {}
-    for d in module.declarations:
+    for d in declarations:
         if isinstance(d, ir.Alias) and isinstance(d.type, ir.Literal):
             kinds = {type(v) for v in d.type.values}
             if kinds == {str} or kinds == {int}:

@@ -1,0 +1,135 @@
+"""Rendering one declaration at a time: a pure function of inputs it names, and the module around.
+
+``fragment(declaration, context, env)`` is the text the built-in layout writes for one declaration
+and what it imports. Its ``FragmentContext`` lists everything the variant's rules may read for it:
+
+- the declarations it refers to (``refers_to``): those it names, and through each alias it names
+  the alias's own (a union's members and a default are read through aliases), and everything under
+  a field whose default is an object or an array (the value is built through the models it names);
+- which of those, and itself, are declared further down the module (an annotation naming one is
+  quoted where annotations are not lazy);
+- the variant and the options that change how declarations are written.
+
+The rules see only those declarations (a read of any other is a ``KeyError``), so the text cannot
+depend on anything else; ``cache.memo`` keys on exactly these inputs. ``assemble`` puts the module
+together: its head (header, imports, prelude) and the fragments, in order. That is the built-in
+templates' layout, whose module is its head followed by each declaration's text; a template folder of
+one's own may lay modules out any other way and is rendered whole (``render.layout``). A test checks
+that both give the same bytes on every golden case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from .. import ir
+from ..ir.walk import refs, types as walk_types
+from . import view
+from .imports import Imports
+from .options import RenderOptions
+from .variants import VARIANTS
+
+if TYPE_CHECKING:
+    import jinja2
+
+
+@dataclass(frozen=True, slots=True)
+class Fragment:
+    text: str
+    """What the template writes for the declaration: the blank lines before it, then it."""
+    imports: Imports = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class FragmentContext:
+    """Everything a declaration's fragment is made from, besides the declaration and the templates."""
+
+    variant: str
+    options: RenderOptions
+    """With ``command`` left out: it is written in the header only."""
+    refers: Mapping[str, ir.Declaration]
+    later: frozenset[str]
+    """The names among ``refers`` and the declaration's own that are declared at it or further down."""
+
+
+def contexts(module: ir.Module, variant: str, options: RenderOptions) -> list[FragmentContext]:
+    """The context of each declaration of ``module``, in order."""
+    declarations = {d.name: d for d in module.declarations}
+    position = {d.name: i for i, d in enumerate(module.declarations)}
+    options = replace(options, command="")
+    out = []
+    for i, d in enumerate(module.declarations):
+        refers = refers_to(d, declarations)
+        later = frozenset(n for n in (*refers, d.name) if position[n] >= i)
+        out.append(FragmentContext(variant, options, refers, later))
+    return out
+
+
+def refers_to(d: ir.Declaration, declarations: Mapping[str, ir.Declaration]) -> dict[str, ir.Declaration]:
+    """The declarations (of ``declarations``) the rules may read for ``d``, by name, sorted.
+
+    Every declaration ``d`` names; and followed through aliases (an alias's own references, and theirs
+    while they are aliases), those a union of it names as a member (a member alias is read as its
+    members) and those a field that may be absent or has a default names (whether ``None`` or the
+    default fits is asked through aliases). Under a default that is an object or an array, every
+    declaration: the value is built through the models it names. Only what is followed adds more, so
+    a chain of aliases costs each declaration what it reads, not the chain.
+    """
+    found = {name: declarations[name] for name in _named(d) if name in declarations}
+    whole: set[str] = set()
+    followed: set[str] = set()
+    stack = [(name, False) for name in _followed(d)]
+    if isinstance(d, ir.Model):
+        stack += [(name, True) for f in d.fields if f.default is not None and isinstance(f.default.value, (dict, list))
+                  for name in refs(f.type)]
+    while stack:
+        name, deep = stack.pop()
+        target = declarations.get(name)
+        if target is None or name in whole or (name in followed and not deep):
+            continue
+        found[name] = target
+        (whole if deep else followed).add(name)
+        if deep or isinstance(target, ir.Alias):
+            stack += [(n, deep) for n in _named(target)]
+    return dict(sorted(found.items()))
+
+
+def _named(d: ir.Declaration) -> list[str]:
+    if isinstance(d, ir.Alias):
+        return list(refs(d.type))
+    return [name for f in d.fields for name in refs(f.type)]
+
+
+def _followed(d: ir.Declaration) -> list[str]:
+    """What ``d`` names where the rules look through aliases: union members, and the type of a field
+    that may be absent or has a default."""
+    types = [d.type] if isinstance(d, ir.Alias) else [f.type for f in d.fields]
+    found = [name for t in types for node in walk_types(t) if isinstance(node, ir.Union)
+             for member in node.members for name in refs(member)]
+    if isinstance(d, ir.Model):
+        found += [name for f in d.fields if not f.required or f.default is not None for name in refs(f.type)]
+    return found
+
+
+def fragment(declaration: ir.Declaration, context: FragmentContext, env: jinja2.Environment) -> Fragment:
+    """The built-in layout's text of ``declaration`` in ``context``, and what it imports."""
+    rules = VARIANTS[context.variant]
+    declarations = {**context.refers, declaration.name: declaration}
+    enums = view.enum_members(declarations.values()) if rules.enum_classes and context.options.enums == "class" else {}
+    ctx = view.Context(Imports(), rules, declarations, set(context.later), enums)
+    declared = view.declaration(declaration, ctx)
+    text = env.get_template(rules.template).render(module=view.ModuleView("", (), (declared,)))
+    return Fragment(text, ctx.imports)
+
+
+def assemble(module: ir.Module, variant: str, source: str, env: jinja2.Environment, options: RenderOptions,
+             fragments: list[Fragment]) -> str:
+    """The module: its head (with every fragment's imports) and the fragments, in order."""
+    rules = VARIANTS[variant]
+    imports = Imports()
+    for piece in fragments:
+        imports.merge(piece.imports)
+    head = view.head(module, rules, source, imports, command=options.command)
+    return env.get_template(rules.template).render(module=head) + "".join(piece.text for piece in fragments)
