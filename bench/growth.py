@@ -42,13 +42,17 @@ T = TypeVar("T")
 
 def generate(document: dict[str, Any], folder: Path, black: bool = True) -> ir.Module:
     """What ``schemagen generate`` does with one input, in this process: its IR, then every variant
-    (without ``black``: laid out, not formatted, as tests/test_growth.py counts it)."""
+    (without ``black``: laid out whole and by fragments, not formatted, as tests/test_growth.py counts it)."""
     path = folder / "case.json"
     path.write_text(json.dumps(document), encoding="utf-8")
     module = to_ir(Input("case", path, "case.json"), folder, Reporter())
     env = render.environment()
     for variant in ALL_VARIANTS:
         (render.render if black else render.layout)(module, variant, "case.json", env)
+        if not black:  # and declaration by declaration, as a run with a cache renders
+            contexts = render.contexts(module, variant, render.RenderOptions())
+            pieces = [render.fragment(d, c, env) for d, c in zip(module.declarations, contexts)]
+            render.assemble(module, variant, "case.json", env, render.RenderOptions(), pieces)
     return module
 
 

@@ -21,7 +21,7 @@ from .view import build
 if TYPE_CHECKING:
     import jinja2
 
-__all__ = ["BUILTIN_TEMPLATES", "VARIANTS", "Fragment", "FragmentContext", "assemble", "contexts", "environment",
+__all__ = ["BUILTIN_TEMPLATES", "VARIANTS", "Fragment", "FragmentContext", "RenderOptions", "assemble", "contexts", "environment",
            "fragment", "layout", "own_templates", "render", "runtime"]
 
 
