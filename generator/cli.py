@@ -83,6 +83,8 @@ def _parser() -> argparse.ArgumentParser:
 
     generate = commands.add_parser("generate", help="write every input's models into the output package")
     generate.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff if stale")
+    generate.add_argument("-j", "--jobs", type=_processes, metavar="N",
+                          help="render in at most N processes (default: [tool.schemagen] jobs, else one per core)")
     generate.set_defaults(run=_generate)
 
     lint = commands.add_parser("lint", help="print the warnings of the inputs (or of PATH), writing nothing; "
@@ -149,8 +151,16 @@ def version() -> str:
     return found if isinstance(found, str) else "unknown"
 
 
+def _processes(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes (1 or more)")
+    return int(text)
+
+
 def _generate(args: argparse.Namespace) -> int:
     cfg = configuration.load(args.project)
+    if args.jobs is not None:
+        cfg = dataclasses.replace(cfg, jobs=args.jobs)
     result = plan(cfg)
     _warn(args, result.warnings)
     changes = write.compare(cfg.output, result.files)

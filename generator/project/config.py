@@ -6,7 +6,7 @@ import difflib
 import re
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -68,6 +68,9 @@ class Config:
     """For every input that does not set it; ``None``: not set (both parts)."""
     names: Naming | None = None
     """For every input that does not set it; ``None``: not set (the schema's names)."""
+    jobs: int | None = field(default=None, repr=False, compare=False)
+    """At most this many processes render at once; ``None``: one per core. (Left out of ``repr``, and so
+    of the no-op run's fingerprint: it changes how fast, never what is written.)"""
 
 
 def load(root: Path) -> Config:
@@ -185,7 +188,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
         problems.append(Diagnostic(where.child(*key.split("/")), message, hint))
 
     known = {"schemas", "output", "templates", "variants", "inputs", "enums", "required_defaults", "refs", "ignore",
-             "openapi_scope", "names"}
+             "openapi_scope", "names", "jobs"}
     for key in sorted(set(table) - known):
         fail(key, f"unknown setting {key!r}; expected one of: {', '.join(sorted(known))}", _closest(key, known))
     for key in ("schemas", "output", "templates"):
@@ -207,6 +210,10 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
     names = _names(table, "names", fail)
     ignore = ignores.read(table.get("ignore"), "ignore", fail)
     openapi_scope = _openapi_scope(table, "openapi_scope", fail)
+    jobs = table.get("jobs")
+    if jobs is not None and (type(jobs) is not int or jobs < 1):
+        fail("jobs", f"must be a whole number of processes, 1 or more, not {jobs!r}", "1 renders in this process alone")
+        jobs = None
     inputs = None
     if "inputs" in table and not isinstance(table["inputs"], list):
         fail("inputs", f"must be an array of tables ([[tool.schemagen.inputs]]), not {table['inputs']!r}")
@@ -234,6 +241,7 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
         ignore=ignore,
         openapi_scope=openapi_scope,
         names=names,
+        jobs=jobs,
     )
 
 

@@ -145,6 +145,12 @@ class Renderer:
         own = render.own_templates(templates)  # the memo knows the built-in layout only
         self.memo = Memo(store, generator_digest(), scope) if store is not None and not own else None
         self.session = Session(store)
+        self.store = store
+
+    def close(self) -> None:
+        """Closes the connection to the cache (it opens again when next used)."""
+        if self.store is not None:
+            self.store.close()
 
     def render(self, module: ir.Module, variant: str, source: str) -> str:
         """The module's text; ``SchemaError`` when the user's templates fail (a failure of the built-in

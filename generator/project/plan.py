@@ -75,9 +75,12 @@ def _plan(config: Config, sources: list[Input], store: Cache | None) -> Result:
 
 def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Result:
     from .link import Linker  # (here: a run with nothing to do imports no stage)
+    from .parallel import render_all
     from .pipeline import Renderer, Stages
 
-    renderer = Renderer(config.templates, config.options, store, scope=repr(config), root=config.root)
+    def renderer(cache: Cache | None) -> Renderer:
+        return Renderer(config.templates, config.options, cache, scope=repr(config), root=config.root)
+
     init = package_init(config.options.command)
     files: dict[Path, str] = {Path("__init__.py"): init, Path("py.typed"): ""}
     if "dataclass" in config.variants:  # the converter its dataclass modules import: one for the package
@@ -88,6 +91,7 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     ignored: list[Diagnostic] = []
     used: set[Ignore] = set()
     linker = Linker(sources, config, Stages.cached(store))
+    jobs = []
     for source in sources:
         try:
             with _collector_paused():
@@ -98,13 +102,17 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
         kept, acknowledged = sift(found, [*config.ignore, *source.ignore], used)
         warnings.extend(kept)
         ignored.extend(acknowledged)
-        package = Path(source.name)
-        files[package / "__init__.py"] = init
-        for variant in config.variants:
-            try:  # (a user's template can fail: for each input, and each variant)
-                files[package / f"{variant}_models.py"] = renderer.render(module, variant, source.label)
-            except SchemaError as exc:
-                errors.extend(exc.diagnostics)
+        jobs += [(Path(source.name) / f"{variant}_models.py", (module, variant, source.label))
+                 for variant in config.variants]
+    # (a user's template can fail: for each input, and each variant)
+    outcomes = render_all([job for _, job in jobs], renderer(store),
+                          lambda: renderer(None if store is None else Cache(store.folder)), config.jobs)
+    for (path, _), outcome in zip(jobs, outcomes):
+        if isinstance(outcome, str):
+            files.setdefault(path.parent / "__init__.py", init)
+            files[path] = outcome
+        else:
+            errors.extend(outcome)
     if errors:
         raise SchemaError(list(dict.fromkeys(errors)))
     # A file that several inputs read (shared definitions) says the same in each: once is enough.

@@ -1,0 +1,101 @@
+"""Rendering in several processes (generator/project/parallel.py) writes what rendering here writes:
+the same files, bytes and order, the same problems; and ``jobs`` / ``-j`` cap it."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import shutil
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from schemagen.diagnostics import SchemaError
+from schemagen.project import config as configuration, parallel
+from schemagen.project.plan import plan
+
+from golden import ROOT
+from test_cli import run
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
+
+
+@pytest.fixture
+def pools(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many pools were started (of how many processes), with the threshold down to nothing."""
+    started: list[int] = []
+
+    class Counted(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, workers: int, **kwargs: Any) -> None:
+            started.append(workers)
+            super().__init__(workers, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(parallel, "WORTH", 0)
+    return started
+
+
+@pytest.mark.parametrize("cache", ["off", "fresh", "warm"])
+def test_processes_write_what_one_process_writes(project: Path, pools: list[int], cache: str,
+                                                 monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("SCHEMAGEN_CACHE_DIR", "off" if cache == "off" else str(tmp_path / "cache"))
+    config = configuration.load(project)
+    alone = plan(replace(config, jobs=1))
+    assert pools == []
+    if cache == "fresh":
+        shutil.rmtree(tmp_path / "cache")
+    # (a no-op run takes the last result: another option of the templates' makes it a run that renders)
+    pooled = plan(replace(config, jobs=2, options=replace(config.options, command="make again")))
+    assert pools == [2]
+    expected = plan(replace(config, jobs=1, options=replace(config.options, command="make again")))
+    assert list(pooled.files) == list(expected.files) and pooled.files == expected.files
+    assert pooled.warnings == expected.warnings == alone.warnings
+
+
+def test_a_template_that_fails_in_a_process_is_the_same_error(project: Path, pools: list[int],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCHEMAGEN_CACHE_DIR", "off")
+    (project / "mine").mkdir()
+    (project / "mine" / "msgspec.py.jinja").write_text('{% extends "_module.py.jinja" %}\n{% block class %}\n'
+                                                      '{{ d.no_such_thing }}\n{% endblock %}\n')
+    config = replace(configuration.load(project), templates=project / "mine")
+    problems = []
+    for jobs in (1, 2):
+        with pytest.raises(SchemaError) as caught:
+            plan(replace(config, jobs=jobs))
+        problems.append([str(d) for d in caught.value.diagnostics])
+    assert pools == [2]
+    assert problems[0] == problems[1] and "no_such_thing" in problems[0][0]
+
+
+def test_the_pool_waits_for_work_worth_it(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seeds are a few dozen declarations: starting processes would cost more than it saves."""
+    monkeypatch.setenv("SCHEMAGEN_CACHE_DIR", "off")
+    started: list[int] = []
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", lambda *a, **k: started.append(1))
+    plan(replace(configuration.load(project), jobs=2))
+    assert started == []
+
+
+def test_jobs_is_a_number_of_processes(project: Path) -> None:
+    text = (project / "pyproject.toml").read_text()
+    (project / "pyproject.toml").write_text(text.replace('output = "generated"', 'output = "generated"\njobs = 0'))
+    result = run(project, "generate")
+    assert result.returncode == 1
+    assert "#/tool/schemagen/jobs: must be a whole number of processes, 1 or more, not 0" in result.stderr
+    (project / "pyproject.toml").write_text(text.replace('output = "generated"', 'output = "generated"\njobs = 1'))
+    assert run(project, "generate").returncode == 0
+    assert run(project, "generate", "-j", "0").returncode == 2
+    assert run(project, "generate", "--check", "-j", "2").returncode == 0
+
+
+def test_jobs_is_not_part_of_the_fingerprint(project: Path) -> None:
+    """A run with another cap is the same run: its no-op stays a no-op."""
+    one = configuration.load(project)
+    assert repr(replace(one, jobs=1)) == repr(replace(one, jobs=8)) == repr(one)
