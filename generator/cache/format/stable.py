@@ -1,12 +1,38 @@
-"""Planning a chunk: what black leaves, what it must format."""
+r"""Planning a chunk: what black leaves, what it must format.
+
+The planner prints a chunk back, statement by statement, the way black prints it, without running
+black and without black's private modules (a release of black may change those at any time). It
+prints only the subset below, whose black form follows from black's documented style; anything else
+raises ``_Unknown``, and the statement (alone) or the chunk (whole) goes to black. So the bytes are
+black's in every case; only the speed depends on the subset.
+
+- Statements: those ``_Planner`` names.
+- Code lines fit in 88 columns. Black counts a character's East Asian width, two columns at most: a
+  line with more than ASCII fits when its length plus its non-ASCII characters is at most 88, and
+  does not when more than 88 of its characters are printable ASCII; in between nothing is said.
+- Numbers: ``12``, ``1.5``, ``1e-05``, ``1.5e10``. Black lowercases, uppercases hex digits, drops an
+  exponent's ``+`` and pads ``.5`` and ``5.``; none of that applies to these.
+- Strings: no prefix; printable characters, and line breaks in triple quotes. Escapes: ``\\``,
+  ``\n``, ``\r``, ``\t``; ``\x``, ``\u``, ``\U`` with lowercase hex digits (black lowercases them);
+  ``\"`` in triple quotes, whose quotes black leaves alone. ``"..."`` holds no ``\"`` and no ``\'``
+  (black drops a needless escape, and takes ``'`` when that needs fewer backslashes); ``'...'``
+  holds a ``"`` and no ``'`` (double quotes would need more backslashes, so black keeps these).
+- A class docstring (triple double quotes, at depth 1) is such a string, not empty, and also what
+  black's docstring handling leaves: its first line starts with neither a space nor a quote and
+  does not end with a space (black strips it); its last character is neither a quote nor a
+  backslash (black pads those); the next lines are empty, or 4 spaces or more then text with no
+  space at its end, one of them exactly 4 (black re-indents them to 4, after PEP 257); the last of
+  them is always indented (4 spaces alone when the closing quotes are on a line of their own); and
+  when there are several lines, the last and the closing quotes take at most 88 characters (else
+  black puts the quotes on a line of their own).
+"""
 
 from __future__ import annotations
 
 import ast
 import re
-from typing import Any
 
-from ...render.format import LINE_LENGTH, mode
+from ...render.format import LINE_LENGTH
 
 Piece = tuple[str, str]
 """``("text", what black makes of this part)``, or a statement black formats on its own:
@@ -40,8 +66,8 @@ class _Planner:
     """Prints a chunk back statement by statement, the way black prints them.
 
     Statements: a class (decorators, bases, keywords; a body of a docstring, annotated and plain
-    assignments, string statements, ``pass``), an assignment, string statements after either. Black's
-    normal form of string and number literals comes from black's own functions; code lines must fit.
+    assignments, string statements, ``pass``), an assignment, string statements after either; literals
+    and lines as the module's docstring says. Code lines must fit.
     The source of every piece, put back together, must be the chunk: nothing is left out.
     """
 
@@ -131,7 +157,7 @@ class _Planner:
         if _is_string(body[0]):
             docstring = self.source_of(body[0])
             text = self.segment(body[0].value)  # type: ignore[attr-defined]
-            if docstring != "    " + text + "\n" or not _TRIPLE.fullmatch(text) or _black_docstring(text, 1) != text:
+            if docstring != "    " + text + "\n" or not _is_black_docstring(text):
                 raise _Unknown
             self.add(docstring)
             body = body[1:]
@@ -156,7 +182,14 @@ class _Planner:
         return [head, *(self.code(f"    {argument},") for argument in arguments), "):"]
 
     def fits(self, line: str) -> bool:
-        return (len(line) if line.isascii() else _width(line)) <= LINE_LENGTH
+        """Whether black finds ``line`` short enough; ``_Unknown`` when the subset cannot say."""
+        if line.isascii():
+            return len(line) <= LINE_LENGTH
+        if len(line) + sum(not c.isascii() for c in line) <= LINE_LENGTH:
+            return True  # two columns at most for each character
+        if sum(" " <= c <= "~" for c in line) > LINE_LENGTH:
+            return False  # one column for each printable ASCII character, at least
+        raise _Unknown
 
     def code(self, line: str) -> str:
         """A line of code: black leaves it as it is only if it fits (in columns: some characters take two)."""
@@ -174,7 +207,7 @@ class _Planner:
     def string(self, node: ast.Constant, *, multiline: bool = False) -> str:
         """The literal as written, if it is one literal in black's normal form."""
         text = self.segment(node)
-        if not (_TRIPLE.fullmatch(text) if multiline else _SINGLE.fullmatch(text)) or _black_string(text) != text:
+        if text.startswith('"""') != multiline or not _is_black_string(text):
             raise _Unknown
         return text
 
@@ -227,15 +260,13 @@ class _Planner:
             return self.string(node)
         if type(value) in (int, float):
             text = self.segment(node)
-            if _black_number(text) != text:
+            if not _is_black_number(text):
                 raise _Unknown
             return text
         raise _Unknown
 
 
 _OPERANDS = (ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.Constant)
-_SINGLE = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
-_TRIPLE = re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*"""', re.DOTALL)
 
 
 def _is_string(stmt: ast.stmt) -> bool:
@@ -246,87 +277,44 @@ def _has_parameters(a: ast.arguments) -> bool:
     return bool(a.posonlyargs or a.args or a.vararg or a.kwonlyargs or a.kwarg)
 
 
-def _width(line: str) -> int:
-    from black.strings import str_width
-
-    return int(str_width(line))
-
-
-def _leaf(kind: str, value: str) -> Any:
-    from blib2to3.pgen2 import token
-    from blib2to3.pytree import Leaf
-
-    return Leaf(getattr(token, kind), value)
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:e-?[0-9]+)?")
+_ESCAPES = re.compile(r'\\(?:[\\nrt]|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})')
+_TRIPLE_ESCAPES = re.compile(r'\\(?:[\\nrt"]|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})')
 
 
-def _black_string(text: str) -> str:
-    """What black makes of a string literal that is not a docstring (``LineGenerator.visit_STRING``)."""
-    if text[0] == '"' and "\\" not in text:
-        return text  # no prefix, double quotes, no escape: black's normalisations have nothing to do
-    from black.strings import normalize_unicode_escape_sequences
-
-    leaf = _leaf("STRING", text)
-    normalize_unicode_escape_sequences(leaf)
-    return _normal_quotes(leaf.value)
+def _is_black_number(text: str) -> bool:
+    return _NUMBER.fullmatch(text) is not None
 
 
-def _normal_quotes(text: str) -> str:
-    from black.strings import normalize_string_prefix, normalize_string_quotes
+def _is_black_string(text: str) -> bool:
+    """Whether ``text`` is one string literal of the subset, which black leaves as it is (not a docstring).
 
-    return str(normalize_string_quotes(normalize_string_prefix(text, mode())))
+    Escapes are read left to right, as Python reads them; a backslash left over is one not accepted."""
+    triple = len(text) >= 6 and text[:3] == text[-3:] == '"""'
+    if not (triple or (len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'")):
+        return False
+    body = text[3:-3] if triple else text[1:-1]
+    plain = (_TRIPLE_ESCAPES if triple else _ESCAPES).sub("", body)
+    if "\\" in plain or not all(c.isprintable() or (triple and c == "\n") for c in body):
+        return False
+    if triple:
+        return '"""' not in plain and not plain.endswith('"')
+    return text[0] not in body and (text[0] == '"' or '"' in body)
 
 
-def _black_number(text: str) -> str:
-    from black.numerics import normalize_numeric_literal
-
-    leaf = _leaf("NUMBER", text)
-    normalize_numeric_literal(leaf)
-    return str(leaf.value)
-
-
-def _black_docstring(text: str, depth: int) -> str:
-    """What black makes of a docstring literal at ``depth`` (``LineGenerator.visit_STRING``, line for line)."""
-    from black.nodes import is_multiline_string
-    from black.strings import fix_multiline_docstring, get_string_prefix, normalize_unicode_escape_sequences
-
-    leaf = _leaf("STRING", text)
-    if "\\" in text:
-        normalize_unicode_escape_sequences(leaf)
-        if re.search(r"\\\s*\n", leaf.value):
-            return _black_string(text)
-    docstring = _black_string(leaf.value)
-    prefix = get_string_prefix(docstring)
-    docstring = docstring[len(prefix):]
-    quote_char = docstring[0]
-    quote_len = 1 if docstring[1] != quote_char else 3
-    docstring = docstring[quote_len:-quote_len]
-    started_empty = not docstring
-    indent = "    " * depth
-    if is_multiline_string(leaf):
-        docstring = fix_multiline_docstring(docstring, indent)
-    else:
-        docstring = docstring.strip()
-    has_trailing_backslash = False
-    if docstring:
-        if docstring[0] == quote_char:
-            docstring = " " + docstring
-        if docstring[-1] == quote_char:
-            docstring += " "
-        if docstring[-1] == "\\":
-            backslash_count = len(docstring) - len(docstring.rstrip("\\"))
-            if backslash_count % 2:
-                docstring += " "
-                has_trailing_backslash = True
-    elif not started_empty:
-        docstring = " "
-    quote = quote_char * quote_len
-    value = prefix + quote + docstring + quote
-    if quote_len == 3:
-        lines = docstring.splitlines()
-        last_line_length = len(lines[-1]) if docstring and not docstring.endswith("\n") else 0
-        if (len(lines) > 1 and last_line_length + quote_len > LINE_LENGTH
-                and len(indent) + quote_len <= LINE_LENGTH and not has_trailing_backslash
-                and leaf.value[-1 - quote_len] != "\n"):
-            value = prefix + quote + docstring + "\n" + indent + quote
-    return _black_string(value)
-
+def _is_black_docstring(text: str) -> bool:
+    """Whether ``text`` is a class docstring of the subset, which black leaves as it is."""
+    indent = "    "
+    body = text[3:-3]
+    first, *rest = body.split("\n")
+    if not (text[:3] == '"""' and _is_black_string(text) and first == first.strip() != ""
+            and first[0] != '"' and body[-1] not in '"\\'):
+        return False
+    if not rest:
+        return True
+    if not all(line == "" or (line.startswith(indent) and line == line.rstrip()) for line in rest[:-1]):
+        return False
+    last = rest[-1]
+    return (last == indent or (last.startswith(indent) and last == last.rstrip())) \
+        and any(line.startswith(indent) and line[4:5] not in ("", " ") for line in rest) \
+        and len(last) + 3 <= LINE_LENGTH
