@@ -7,14 +7,12 @@ import argparse
 import dataclasses
 import sys
 import threading
-import traceback
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 from .diagnostics import Diagnostic, SchemaError
 from .diagnostics.positions import locate
-from .ir.dump import dumps
 from .project import config as configuration, write
 from .project.config import ALL_VARIANTS, DIALECTS
 from .project.ignores import of_one_input
@@ -53,22 +51,29 @@ def _main(argv: list[str] | None) -> int:
     except SchemaError as exc:
         _report(exc.diagnostics, args.project)
         if args.debug:
-            traceback.print_exc()
+            _traceback()
         return 1
     except RecursionError:
         print("error: the schema nests too deeply for schemagen to follow", file=sys.stderr)
         if args.debug:
-            traceback.print_exc()
+            _traceback()
         return 1
     except MemoryError:  # a bug (every stage is linear in its input), or a machine too small for the input
         print("error: schemagen ran out of memory; nothing was written - please report it with the input",
               file=sys.stderr)
         if args.debug:
-            traceback.print_exc()
+            _traceback()
         return 1
     except FormatError as exc:
         print(f"internal error, please report it: {exc}", file=sys.stderr)
         return 1
+
+
+def _traceback() -> None:
+    """``--debug``: the traceback of the exception being handled."""
+    import traceback
+
+    traceback.print_exc()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -223,6 +228,8 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _ir(args: argparse.Namespace) -> int:
+    from .ir.dump import dumps
+
     return _one(args, lambda module, display, cfg: dumps(module))
 
 

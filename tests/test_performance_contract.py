@@ -382,6 +382,32 @@ def test_the_command_with_nothing_changed_imports_no_stage(project: Path, cache_
                            "schemagen.frontend.dialects", "schemagen.diagnostics.toml_positions"}
 
 
+LIGHT_RENDER_MODULES = {"schemagen.render", "schemagen.render.options", "schemagen.render.format",
+                        "schemagen.render.templates"}
+"""What of ``render`` a run with nothing to do may import: the options it reads, the error it catches,
+the folder of the built-in templates it digests; no renderer."""
+
+
+def test_the_command_with_nothing_changed_imports_no_render_or_lower_stage(project: Path, cache_dir: Path) -> None:
+    """The modules loaded at the end of a run that found nothing to do: none of the stages that build or
+    write modules (``ir``, ``lower``, ``passes``, the renderers, the dialects), nor their libraries."""
+    assert _run(project, cache_dir).returncode == 0
+    script = ("import sys; from schemagen.cli import main; code = main(['--project', sys.argv[1], 'generate']); "
+              "print(*sorted(sys.modules), file=sys.stdout); sys.exit(code)")
+    env = {**os.environ, caching.ENV: str(cache_dir), "PYTHONPATH": str(ROOT)}
+    again = subprocess.run([sys.executable, "-c", script, str(project)], capture_output=True, text=True, env=env,
+                           cwd=project)
+    assert again.returncode == 0 and "0 written" in again.stderr, again.stderr
+    loaded = set(again.stdout.split())
+    assert "schemagen.cache.fingerprint" in loaded
+    stages = {m for m in loaded if m.split(".")[:2] in (["schemagen", "ir"], ["schemagen", "lower"],
+                                                        ["schemagen", "passes"], ["schemagen", "render"])}
+    assert stages <= LIGHT_RENDER_MODULES, sorted(stages - LIGHT_RENDER_MODULES)
+    assert not {m for m in loaded if m.startswith("schemagen.frontend.dialects")}
+    assert not loaded & {"black", "jinja2", "jsonschema", "yaml", "msgspec", "schemagen.project.pipeline",
+                         "schemagen.project.link"}
+
+
 
 # --- the meta-schema check remembers what it found valid ------------------------------------------------
 

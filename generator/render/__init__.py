@@ -3,31 +3,43 @@
 ``layout`` writes a module as the templates lay it out; ``render`` formats that with black, whole.
 ``fragment`` writes one declaration from the inputs it names, and ``assemble`` the module around
 fragments: the built-in layout, declaration by declaration (what ``cache.memo`` wraps).
+
+The package's names are loaded when first used (PEP 562): importing a light submodule (``options``,
+``format``, ``templates``), as reading the configuration does, runs no renderer, and so a run with
+nothing to do imports none (nor the IR they build on).
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
-from .. import ir
-from .dataclass import runtime
-from .format import format_whole
-from .fragment import Fragment, FragmentContext, assemble, contexts, fragment
 from .options import RenderOptions
-from .templates import BUILTIN_TEMPLATES, environment, own_templates
-from .variants import VARIANTS
-from .view import build
 
 if TYPE_CHECKING:
     import jinja2
 
-__all__ = ["BUILTIN_TEMPLATES", "VARIANTS", "Fragment", "FragmentContext", "RenderOptions", "assemble", "contexts", "environment",
-           "fragment", "layout", "own_templates", "render", "runtime"]
+    from .. import ir
+    from .dataclass import runtime
+    from .fragment import Fragment, FragmentContext, assemble, contexts, fragment
+    from .templates import BUILTIN_TEMPLATES, environment, own_templates
+    from .variants import VARIANTS
+
+__all__ = ["BUILTIN_TEMPLATES", "VARIANTS", "Fragment", "FragmentContext", "RenderOptions", "assemble", "contexts",
+           "environment", "fragment", "layout", "own_templates", "render", "runtime"]
+
+_FROM = {"BUILTIN_TEMPLATES": "templates", "environment": "templates", "own_templates": "templates",
+         "runtime": "dataclass", "VARIANTS": "variants", "Fragment": "fragment", "FragmentContext": "fragment",
+         "assemble": "fragment", "contexts": "fragment", "fragment": "fragment"}
+"""The submodule each re-exported name is taken from."""
 
 
 def layout(module: ir.Module, variant: str, source: str, env: jinja2.Environment,
            options: RenderOptions = RenderOptions()) -> str:
     """One variant of ``module`` as the template writes it, before black; ``source`` is named in the header."""
+    from .variants import VARIANTS
+    from .view import build
+
     rules = VARIANTS[variant]
     return env.get_template(rules.template).render(module=build(module, rules, source, options))
 
@@ -35,5 +47,16 @@ def layout(module: ir.Module, variant: str, source: str, env: jinja2.Environment
 def render(module: ir.Module, variant: str, source: str, env: jinja2.Environment,
            options: RenderOptions = RenderOptions()) -> str:
     """The formatted source of one variant of ``module``: ``layout``, then black on the whole module."""
+    from .format import format_whole
+
     return format_whole(layout(module, variant, source, env, options))
 
+
+if not TYPE_CHECKING:
+    def __getattr__(name: str) -> object:
+        """A re-exported name, imported (and kept) when first asked for."""
+        if name not in _FROM:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
+        globals()[name] = value
+        return value
