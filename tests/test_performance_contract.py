@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sqlite3
@@ -262,6 +263,25 @@ def test_a_damaged_file_is_ignored_and_replaced(cache_dir: Path) -> None:
         store.put("chunk", "a", b"value")
     with caching.Cache(cache_dir) as store:
         assert store.get("chunk", "a") == b"value"
+
+
+def test_a_file_of_an_earlier_layout_is_laid_out_again(cache_dir: Path) -> None:
+    cache_dir.mkdir()
+    db = sqlite3.connect(cache_dir / caching.FILE)
+    with db:
+        db.execute("CREATE TABLE entries (namespace TEXT NOT NULL, key TEXT NOT NULL, digest TEXT NOT NULL, "
+                   "value BLOB NOT NULL, PRIMARY KEY (namespace, key)) WITHOUT ROWID")
+        db.execute("INSERT INTO entries VALUES ('chunk', 'a', ?, ?)", (hashlib.sha256(b"old").hexdigest(), b"old"))
+    db.close()
+    with caching.Cache(cache_dir) as store:
+        assert store.get("chunk", "a") is None
+        store.put("chunk", "a", b"new")
+    with caching.Cache(cache_dir) as store:
+        assert store.get("chunk", "a") == b"new"
+    with sqlite3.connect(cache_dir / caching.FILE) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (caching.LAYOUT,)
+        assert "WITHOUT ROWID" not in db.execute("SELECT sql FROM sqlite_master WHERE name = 'entries'").fetchone()[0]
+    db.close()
 
 
 def test_a_write_is_all_or_nothing(cache_dir: Path) -> None:

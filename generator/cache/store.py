@@ -27,7 +27,9 @@ declaration and variant); SQLite does that in a few statements, and a run's entr
 transaction: atomic, a reader sees all of them or none. Every value is stored beside its SHA-256 and
 checked when read. A value that does not match, a file that is not a database, a database another run
 holds locked for too long: that entry, or the whole cache, is ignored, and generation goes on without it.
-Nothing is ever evicted one by one; a file grown past ``LIMIT`` bytes is dropped and started again.
+The table keeps values apart from the index of keys (a row-id table: a lookup never reads a value it
+passes), and the file says its layout (``LAYOUT``); a file of an earlier layout is emptied and laid
+out again. Nothing is ever evicted one by one; a file grown past ``LIMIT`` bytes is dropped and started again.
 No entry can go stale: a key is a digest of everything its value depends on, or (``plan``,
 ``declaration``) the value carries what it was made from and is checked against it when read.
 """
@@ -47,6 +49,8 @@ ENV = "SCHEMAGEN_CACHE_DIR"
 FILE = "cache.sqlite3"
 LIMIT = 512 * 1024 * 1024
 _BATCH = 500  # host parameters per query, well under SQLite's limit
+LAYOUT = 2
+"""The table's layout (the file's ``user_version``); a file of another is laid out again, empty."""
 
 
 def location() -> Path | None:
@@ -164,8 +168,8 @@ class Cache:
                 db = sqlite3.connect(path, timeout=10)
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=NORMAL")
-                db.execute("CREATE TABLE IF NOT EXISTS entries (namespace TEXT NOT NULL, key TEXT NOT NULL, "
-                           "digest TEXT NOT NULL, value BLOB NOT NULL, PRIMARY KEY (namespace, key)) WITHOUT ROWID")
+                if db.execute("PRAGMA user_version").fetchone()[0] != LAYOUT:
+                    _lay_out(db)
                 self._db = db
                 return db
             except (sqlite3.Error, OSError) as exc:
@@ -183,6 +187,24 @@ class Cache:
         self._broken = True
         if _damaged(exc):
             _remove(self.folder / FILE)
+
+
+def _lay_out(db: sqlite3.Connection) -> None:
+    """A new file, or one an earlier version laid out: the table made (again), empty, and the file marked
+    with ``LAYOUT``. A table of values keyed by row id, with the key in an index of its own: a lookup
+    compares keys only. (In the earlier ``WITHOUT ROWID`` table every row was a key of the index, and a
+    lookup that passed a big one, such as a ``plan`` result of megabytes, read all of it to compare.)"""
+    db.execute("BEGIN IMMEDIATE")  # (another run may be doing the same: the first one does it)
+    try:
+        if db.execute("PRAGMA user_version").fetchone()[0] != LAYOUT:
+            db.execute("DROP TABLE IF EXISTS entries")
+            db.execute("CREATE TABLE entries (namespace TEXT NOT NULL, key TEXT NOT NULL, digest TEXT NOT NULL, "
+                       "value BLOB NOT NULL, PRIMARY KEY (namespace, key))")
+            db.execute(f"PRAGMA user_version = {LAYOUT}")
+        db.commit()
+    except BaseException:
+        db.rollback()  # (nothing to do if the transaction never began)
+        raise
 
 
 def _damaged(exc: BaseException) -> bool:
