@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from schemagen.cache import store as caching
+from schemagen.cache import fingerprint, store as caching
 from schemagen.cache.format import Session
 from schemagen.cache.format.chunks import split
 from schemagen.cache.format.known import cut, pieces
@@ -297,6 +297,23 @@ def test_a_write_is_all_or_nothing(cache_dir: Path) -> None:
     with caching.Cache(cache_dir) as store:
         assert store.get_many("chunk", ["a", "b"]) == {"b": b"second"}
     assert store._db is None  # closed by its owner
+
+
+def test_the_generator_digest_reads_the_files_rglob_finds_and_sees_any_change_of_their_bytes(tmp_path: Path) -> None:
+    for name in ("a.py", "a/b.py", "a/c.txt", "a.b/d.py", "a/__pycache__/e.py", "z/y/x.py", "B.py", "a/.h.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(name)
+    (tmp_path / "link").symlink_to(tmp_path / "z", target_is_directory=True)
+    (tmp_path / "file-link.py").symlink_to(tmp_path / "a.py")
+    expected = [p for p in sorted(tmp_path.rglob("*.py")) if "__pycache__" not in p.relative_to(tmp_path).parts]
+    tree = fingerprint._tree(tmp_path, ".py", skip="__pycache__")
+    assert tree[::2] == [p.relative_to(tmp_path).as_posix() for p in expected]
+    assert tree[1::2] == [p.read_bytes() for p in expected]
+    target = tmp_path / "z" / "y" / "x.py"
+    stat = target.stat()
+    target.write_text("z/y/X.py")  # the same size, and (below) the same time: a content change all the same
+    os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert fingerprint._tree(tmp_path, ".py", skip="__pycache__") != tree
 
 
 def test_a_run_closes_its_cache(project: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
