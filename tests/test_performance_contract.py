@@ -34,7 +34,7 @@ from schemagen.cache.format.chunks import split
 from schemagen.cache.format.known import cut, pieces
 from schemagen.cache.format.stable import is_stable
 from schemagen.diagnostics import Reporter
-from schemagen.project import config as configuration, link, pipeline, plan as generate
+from schemagen.project import config as configuration, link, pipeline, plan as generate, write
 from schemagen.project.config import ALL_VARIANTS
 from schemagen.project.inputs import Input
 from schemagen.project.pipeline import to_ir
@@ -359,6 +359,36 @@ def test_a_second_run_with_nothing_changed_does_no_work(project: Path, cache_dir
     assert second.files == {p: (ROOT / "generated" / p).read_text() for p in second.files}
 
 
+def test_a_run_with_nothing_to_write_reads_no_text_and_one_with_a_file_to_write_reads_it_from_the_cache(
+        project: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    output = project / "generated"
+    first = generate.plan(configuration.load(project))
+    write.apply(output, first.files, write.compare(output, first.files))
+    monkeypatch.setattr(link.Linker, "lower", lambda *args: pytest.fail("lowered again"))
+    read: list[object] = []
+    texts = fingerprint.Results.texts
+    monkeypatch.setattr(fingerprint.Results, "texts", lambda self: read.append(self) or texts(self))
+    second = generate.plan(configuration.load(project))
+    changes = write.compare(output, second.files)
+    assert changes.written == [] and len(changes.unchanged) == len(first.files) and read == []
+    edited = output / "openai" / "msgspec_models.py"
+    edited.write_text(edited.read_text() + "# edited\n")
+    (output / "openai" / "typeddict_models.py").unlink()
+    changes = write.compare(output, second.files)
+    assert sorted(p.name for p in changes.written) == ["msgspec_models.py", "typeddict_models.py"]
+    write.apply(output, second.files, changes)
+    assert len(read) == 1 and {p: (output / p).read_text() for p in first.files} == dict(first.files)
+
+
+def test_kept_texts_the_cache_lost_are_made_again(project: Path, cache_dir: Path) -> None:
+    first = generate.plan(configuration.load(project))
+    with sqlite3.connect(cache_dir / caching.FILE) as db:
+        db.execute("DELETE FROM entries WHERE namespace = ?", (fingerprint.TEXTS,))
+    db.close()
+    second = generate.plan(configuration.load(project))
+    assert second.files.digests == first.files.digests and dict(second.files) == dict(first.files)
+
+
 @pytest.mark.parametrize("change", ["input", "template", "options"])
 def test_a_change_is_seen(project: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
     generate.plan(configuration.load(project))
@@ -392,6 +422,7 @@ def test_the_cache_keeps_one_result_per_project_however_often_it_runs(project: P
         generate.plan(configuration.load(project))
     with sqlite3.connect(cache_dir / caching.FILE) as db:
         assert db.execute("SELECT COUNT(*) FROM entries WHERE namespace = 'plan'").fetchone() == (1,)
+        assert db.execute("SELECT COUNT(*) FROM entries WHERE namespace = 'texts'").fetchone() == (1,)
     target.write_text(original)
     assert generate.plan(configuration.load(project)).files == first.files  # run again, not the last one's
 

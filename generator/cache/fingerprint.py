@@ -19,6 +19,7 @@ from ..render.templates import BUILTIN_TEMPLATES
 from .store import Cache, digest
 
 NAMESPACE = "plan"
+TEXTS = "texts"
 SCHEME = "1"
 """Bump it when what a kept result means changes without the generator's source changing."""
 
@@ -64,17 +65,30 @@ def generator_digest() -> str:
 
 class Results:
     """The result kept for ``scope`` (a project and configuration), good for a run whose fingerprint is
-    ``key``. One result per scope, replaced by each run: a cache does not grow by a whole result at
-    every edit."""
+    ``key``: one entry with what a run with nothing to do needs (``summary``: the warnings, a digest of
+    each file) and one with the files' text (``texts``: megabytes), read only when something is to be
+    written. One of each per scope, both replaced by each run in one transaction: a cache does not grow
+    by a whole result at every edit."""
 
     def __init__(self, store: Cache, scope: str, key: str) -> None:
         self.store = store
         self.slot = digest(NAMESPACE, scope)
         self.key = key.encode()
 
-    def get(self) -> object | None:
-        """The result kept, if the run that wrote it had this fingerprint."""
-        data = self.store.get(NAMESPACE, self.slot)
+    def summary(self) -> object | None:
+        """The summary kept, if the run that wrote it had this fingerprint."""
+        return self._get(NAMESPACE)
+
+    def texts(self) -> object | None:
+        """The texts kept, if the run that wrote them had this fingerprint."""
+        return self._get(TEXTS)
+
+    def put(self, summary: object, texts: object) -> None:
+        self.store.put_all((namespace, self.slot, self.key + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+                           for namespace, value in ((NAMESPACE, summary), (TEXTS, texts)))
+
+    def _get(self, namespace: str) -> object | None:
+        data = self.store.get(namespace, self.slot)
         if data is None or not data.startswith(self.key):
             return None
         try:
@@ -82,9 +96,6 @@ class Results:
         except Exception:  # written by another version of the classes: a miss
             return None
         return result
-
-    def put(self, result: object) -> None:
-        self.store.put(NAMESPACE, self.slot, self.key + pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _folder(folder: Path) -> list[str | bytes]:

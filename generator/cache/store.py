@@ -4,12 +4,14 @@ Where it lives: ``$SCHEMAGEN_CACHE_DIR``; else ``$XDG_CACHE_HOME/schemagen``; el
 Never inside the project, so a cold run is ``SCHEMAGEN_CACHE_DIR=$(mktemp -d) make generate``;
 ``SCHEMAGEN_CACHE_DIR=off`` runs without one.
 
-Six kinds of entry (``namespace``):
+Seven kinds of entry (``namespace``):
 
-- ``plan``: the whole result of the last run of a project and configuration (files and warnings),
-  beside its fingerprint (``fingerprint``): the generator's source and libraries, the configuration and
-  templates, every input's bytes (one entry per configuration, replaced by each run, so that a cache
-  does not grow by a whole result at every edit);
+- ``plan``: what the last run of a project and configuration found (its warnings, and a digest of each
+  file it wrote), beside its fingerprint (``fingerprint``): the generator's source and libraries, the
+  configuration and templates, every input's bytes (one entry per configuration, replaced by each run,
+  so that a cache does not grow by a whole result at every edit);
+- ``texts``: the files of that run, beside the same fingerprint, written with it in one transaction;
+  read only when a file is to be written or shown (a run with nothing to do compares digests);
 - ``chunk``: one top-level declaration of a module as ``format`` cut it: its first and last
   statement, and what black makes of it (nothing: black leaves it as it is), keyed by black's version,
   the mode and the declaration's text;
@@ -30,7 +32,7 @@ holds locked for too long: that entry, or the whole cache, is ignored, and gener
 The table keeps values apart from the index of keys (a row-id table: a lookup never reads a value it
 passes), and the file says its layout (``LAYOUT``); a file of an earlier layout is emptied and laid
 out again. Nothing is ever evicted one by one; a file grown past ``LIMIT`` bytes is dropped and started again.
-No entry can go stale: a key is a digest of everything its value depends on, or (``plan``,
+No entry can go stale: a key is a digest of everything its value depends on, or (``plan``, ``texts``,
 ``declaration``) the value carries what it was made from and is checked against it when read.
 """
 
@@ -125,12 +127,17 @@ class Cache:
 
     def put_many(self, namespace: str, entries: Mapping[str, bytes]) -> None:
         """Stores ``entries`` in one transaction (all or none)."""
+        if entries:
+            self.put_all((namespace, key, value) for key, value in entries.items())
+
+    def put_all(self, entries: Iterable[tuple[str, str, bytes]]) -> None:
+        """Stores ``entries`` (namespace, key, value) in one transaction (all or none)."""
         db = self._connect()
-        if db is None or not entries:
+        if db is None:
             return
         import sqlite3
 
-        rows = ((namespace, key, hashlib.sha256(value).hexdigest(), value) for key, value in entries.items())
+        rows = ((namespace, key, hashlib.sha256(value).hexdigest(), value) for namespace, key, value in entries)
         try:
             with db:  # one transaction: committed whole, or rolled back whole
                 db.executemany("INSERT OR REPLACE INTO entries (namespace, key, digest, value) VALUES (?, ?, ?, ?)",

@@ -16,7 +16,7 @@ from ..frontend.read import schema_files
 from .config import Config
 from .ignores import Ignore, sift, stale
 from .inputs import Input, discover
-from .write import MARKER
+from .write import MARKER, Files, digest
 
 
 def package_init(command: str) -> str:
@@ -26,12 +26,21 @@ def package_init(command: str) -> str:
 
 @dataclass
 class Result:
-    files: dict[Path, str]
+    files: Files
     """Output path (relative to the output folder) → content."""
     warnings: list[Diagnostic] = field(default_factory=list)
     """Those no ``ignore`` entry acknowledges, and the entries that matched none (``stale ignore``)."""
     ignored: int = 0
     """How many distinct warnings the ``ignore`` entries acknowledged."""
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """What the cache keeps of a result for a run with nothing to do (the texts are kept apart)."""
+
+    digests: dict[Path, str]
+    warnings: list[Diagnostic]
+    ignored: int
 
 
 def plan(config: Config) -> Result:
@@ -61,16 +70,36 @@ def _plan(config: Config, sources: list[Input], store: Cache | None) -> Result:
     key = fingerprint(repr(config), config.templates,
                       [(repr(s), [*s.files, *(o.path for o in s.overlays)]) for s in sources] + mapped)
     results = Results(store, repr(config), key) if store is not None and key is not None else None
-    kept = results.get() if results is not None else None
-    if isinstance(kept, Result):
-        return kept
+    kept = results.summary() if results is not None else None
+    if isinstance(kept, _Kept) and key is not None:
+        return Result(Files(kept.digests, lambda: _kept_texts(config, sources, key, kept.digests)), kept.warnings,
+                      kept.ignored)
+    result = _made(config, sources, store)
+    if results is not None:
+        results.put(_Kept(result.files.digests, result.warnings, result.ignored), dict(result.files))
+    return result
+
+
+def _kept_texts(config: Config, sources: list[Input], key: str, digests: dict[Path, str]) -> dict[Path, str]:
+    """The texts of a kept result, read from the cache when a file is to be written; made again if the
+    cache no longer holds them (another run replaced them, or it was removed meanwhile)."""
+    store = Cache.from_environment()
     try:
-        result = _render_all(config, sources, store)
+        texts = Results(store, repr(config), key).texts() if store is not None else None
+        if isinstance(texts, dict) and texts.keys() == digests.keys() and all(
+                isinstance(t, str) and digest(t.encode()) == digests[p] for p, t in texts.items()):
+            return texts
+        return dict(_made(config, sources, store).files)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _made(config: Config, sources: list[Input], store: Cache | None) -> Result:
+    try:
+        return _render_all(config, sources, store)
     finally:
         gc.unfreeze()
-    if results is not None:
-        results.put(result)
-    return result
 
 
 def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Result:
@@ -117,7 +146,7 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
         raise SchemaError(list(dict.fromkeys(errors)))
     # A file that several inputs read (shared definitions) says the same in each: once is enough.
     warnings += stale([*config.ignore, *(e for s in sources for e in s.ignore)], used, config.root)
-    return Result(files, list(dict.fromkeys(warnings)), len(set(ignored) - set(warnings)))
+    return Result(Files.of(files), list(dict.fromkeys(warnings)), len(set(ignored) - set(warnings)))
 
 
 @contextmanager
