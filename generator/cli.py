@@ -3,7 +3,6 @@ the user."""
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import sys
 import threading
@@ -11,10 +10,10 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from .arguments import Arguments, parse
 from .diagnostics import Diagnostic, SchemaError
 from .diagnostics.positions import locate
 from .project import config as configuration, write
-from .project.config import ALL_VARIANTS, DIALECTS
 from .project.ignores import of_one_input
 from .project.plan import plan
 from .render.format import FormatError
@@ -36,9 +35,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     sys.setrecursionlimit(RECURSION_LIMIT)
-    parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args = parse(sys.argv[1:] if argv is None else argv)
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 2
     if args.project is None and getattr(args, "path", None) is not None:  # `render`, `ir`, `lint`: PATH's project
@@ -47,7 +45,7 @@ def _main(argv: list[str] | None) -> int:
     elif args.project is None and not getattr(args, "own_projects", False):
         args.project = Path(".")
     try:
-        return int(args.run(args))
+        return COMMANDS[args.command](args)
     except SchemaError as exc:
         _report(exc.diagnostics, args.project)
         if args.debug:
@@ -76,93 +74,7 @@ def _traceback() -> None:
     traceback.print_exc()
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="schemagen", description="Typed Python models from JSON Schema and OpenAPI.")
-    parser.add_argument("--version", action=_Version, help="print schemagen's version and exit")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks")
-    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    parser.add_argument("--project", type=Path, metavar="DIR",
-                        help="project root, where pyproject.toml is (default: the working directory; for render "
-                             "and ir, the folder above PATH whose pyproject.toml holds [tool.schemagen])")
-    commands = parser.add_subparsers(required=True, metavar="COMMAND")
-
-    generate = commands.add_parser("generate", help="write every input's models into the output package")
-    generate.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff if stale")
-    generate.add_argument("-j", "--jobs", type=_processes, metavar="N",
-                          help="render in at most N processes (default: [tool.schemagen] jobs, else one per core)")
-    generate.set_defaults(run=_generate)
-
-    lint = commands.add_parser("lint", help="print the warnings of the inputs (or of PATH), writing nothing; "
-                                            "exit 1 if there are any")
-    lint.add_argument("path", type=Path, nargs="?", help="one input (default: every input of the project)")
-    lint.set_defaults(run=_lint)
-
-    render = commands.add_parser("render", help="print one variant of one input")
-    render.add_argument("path", type=Path)
-    render.add_argument("--variant", choices=ALL_VARIANTS, required=True)
-    render.add_argument("--dialect", choices=DIALECTS, default="auto")
-    render.set_defaults(run=_render)
-
-    ir = commands.add_parser("ir", help="print one input's intermediate representation as JSON")
-    ir.add_argument("path", type=Path)
-    ir.add_argument("--dialect", choices=DIALECTS, default="auto")
-    ir.set_defaults(run=_ir)
-
-    diff = commands.add_parser("diff", help="list the model changes since a git revision, breaking ones first")
-    diff.add_argument("--base", default="HEAD", metavar="REV", help="the git revision to compare with (default: HEAD)")
-    diff.add_argument("--format", choices=("text", "markdown"), default="text")
-    diff.add_argument("--fail-on-breaking", action="store_true", help="exit 1 when a change is breaking")
-    diff.set_defaults(run=_diff)
-
-    compare = commands.add_parser("compare", help="where one input's models refuse payloads another's accept")
-    compare.add_argument("a", metavar="A", help="PATH[#Name]: an input file or folder, and a declaration in it "
-                                                "(default: its root)")
-    compare.add_argument("b", metavar="B", help="PATH[#Name], the same for the other side")
-    compare.add_argument("--format", choices=("text", "markdown", "json"), default="text")
-    compare.add_argument("--fail-on-incompatible", action="store_true",
-                         help="exit 1 when a payload A accepts may be refused by B (an a->b difference)")
-    compare.set_defaults(run=_compare, own_projects=True)  # each side is read in the project it is in
-
-    return parser
-
-
-class _Version(argparse.Action):
-    """``--version``: ``schemagen 0.1.0``, looked up only when asked (a run imports no metadata machinery)."""
-
-    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=str(kwargs.get("help")))
-
-    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        print(f"schemagen {version()}")
-        parser.exit()
-
-
-def version() -> str:
-    """The installed distribution's version; from a source tree that is not installed, its
-    ``pyproject.toml``'s; else ``unknown``."""
-    import importlib.metadata
-
-    try:
-        return importlib.metadata.version("schemagen")
-    except importlib.metadata.PackageNotFoundError:
-        pass
-    import tomllib
-
-    try:
-        project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text("utf-8"))["project"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return "unknown"
-    found = project.get("version") if isinstance(project, dict) and project.get("name") == "schemagen" else None
-    return found if isinstance(found, str) else "unknown"
-
-
-def _processes(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes (1 or more)")
-    return int(text)
-
-
-def _generate(args: argparse.Namespace) -> int:
+def _generate(args: Arguments) -> int:
     cfg = configuration.load(args.project)
     if args.jobs is not None:
         cfg = dataclasses.replace(cfg, jobs=args.jobs)
@@ -191,7 +103,7 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _lint(args: argparse.Namespace) -> int:
+def _lint(args: Arguments) -> int:
     """The warnings ``generate`` (or ``render PATH``) would print, at their lines; nothing is written."""
     cfg = configuration.load(args.project)
     if args.path is None:
@@ -209,7 +121,7 @@ def _lint(args: argparse.Namespace) -> int:
     return 1 if warnings else 0
 
 
-def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
+def _one(args: Arguments, emit: Callable[..., str]) -> int:
     from .project.link import one_input  # (here: `generate` with nothing to do imports no stage)
 
     cfg = configuration.load(args.project)
@@ -220,20 +132,20 @@ def _one(args: argparse.Namespace, emit: Callable[..., str]) -> int:
     return 0
 
 
-def _render(args: argparse.Namespace) -> int:
+def _render(args: Arguments) -> int:
     from .project.pipeline import Renderer
 
     return _one(args, lambda module, display, cfg: Renderer(cfg.templates, cfg.options, root=cfg.root).render(
         module, args.variant, display))
 
 
-def _ir(args: argparse.Namespace) -> int:
+def _ir(args: Arguments) -> int:
     from .ir.dump import dumps
 
     return _one(args, lambda module, display, cfg: dumps(module))
 
 
-def _diff(args: argparse.Namespace) -> int:
+def _diff(args: Arguments) -> int:
     """The inputs at ``--base`` and in the working tree, lowered and compared; one line per change."""
     from .review import changes, report, revision
 
@@ -248,7 +160,7 @@ def _diff(args: argparse.Namespace) -> int:
     return 1 if args.fail_on_breaking and any(c.breaking for c in found) else 0
 
 
-def _compare(args: argparse.Namespace) -> int:
+def _compare(args: Arguments) -> int:
     """Both sides lowered, in their own projects (or ``--project``), and compared in both directions."""
     from .compare import compare, report, sides
 
@@ -269,7 +181,7 @@ def _compare(args: argparse.Namespace) -> int:
     return 1 if args.fail_on_incompatible and found.count("a->b") else 0
 
 
-def _warn(args: argparse.Namespace, warnings: list[Diagnostic]) -> None:
+def _warn(args: Arguments, warnings: list[Diagnostic]) -> None:
     """Print each distinct warning once, then how many of each kind; with ``--strict`` they are errors
     (nothing is written)."""
     warnings = list(dict.fromkeys(warnings))
@@ -304,3 +216,7 @@ def _located(d: Diagnostic, root: Path) -> Diagnostic:
         if position is not None:
             return dataclasses.replace(d, location=dataclasses.replace(d.location, line=position[0], column=position[1]))
     return d
+
+
+COMMANDS: dict[str, Callable[[Arguments], int]] = {
+    "generate": _generate, "lint": _lint, "render": _render, "ir": _ir, "diff": _diff, "compare": _compare}

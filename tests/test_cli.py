@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from golden import ROOT
+from schemagen import arguments
 
 SEED_CHOICE = ROOT / "tests" / "golden" / "seed_dangling_ref" / "input" / "ChatCompletionChoice.json"
 
@@ -132,6 +133,26 @@ def test_a_file_outside_any_project_is_named_from_its_folder(tmp_path: Path) -> 
 
 def test_wrong_usage_exits_2(project: Path) -> None:
     assert run(project, "render", "schemas/openai", "--variant", "pydantic").returncode == 2
+
+
+QUICK = [["generate"], ["generate", "--check"], ["--debug", "generate"], ["--strict", "--debug", "generate", "--check"],
+         ["--project", "x", "generate"], ["--project=x", "--strict", "generate"], ["--project=", "generate"],
+         ["--project", "a", "--project", "b", "generate", "--check", "--check"], ["--project", "generate", "generate"],
+         ["--debug", "--debug", "--project", "", "generate"]]
+NOT_QUICK = [[], ["--debug"], ["-h"], ["--help"], ["--version"], ["generate", "-h"], ["generate", "--debug"],
+             ["generate", "--"], ["--", "generate"], ["--proj", "x", "generate"], ["--deb", "generate"],
+             ["--project", "-x", "generate"], ["--project"], ["generate", "--che"], ["generate", "x"],
+             ["lint"], ["render", "x.json", "--variant", "msgspec"], ["Generate"], ["-project", "x", "generate"]]
+
+
+@pytest.mark.parametrize("argv", QUICK, ids=" ".join)
+def test_the_quick_reading_of_generate_gives_what_the_parser_gives(argv: list[str]) -> None:
+    assert arguments.quick(argv) == arguments.argument_parser().parse_args(argv, arguments.Arguments())
+
+
+@pytest.mark.parametrize("argv", NOT_QUICK, ids=" ".join)
+def test_any_other_call_is_left_to_the_parser(argv: list[str]) -> None:
+    assert arguments.quick(argv) is None
 
 
 def test_invalid_json_names_line_and_column(project: Path) -> None:

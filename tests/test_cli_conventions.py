@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from schemagen import cli
+from schemagen import arguments
 from golden import ROOT
 from test_cli import bare, run
 
@@ -28,10 +28,10 @@ def test_version_without_an_installed_distribution(monkeypatch: pytest.MonkeyPat
         raise importlib.metadata.PackageNotFoundError(name)
 
     monkeypatch.setattr(importlib.metadata, "version", missing)
-    assert cli.version() == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert arguments.version() == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "other"\nversion = "9"\n')
-    monkeypatch.setattr(cli, "__file__", str(tmp_path / "generator" / "cli.py"))
-    assert cli.version() == "unknown"
+    monkeypatch.setattr(arguments, "__file__", str(tmp_path / "generator" / "arguments.py"))
+    assert arguments.version() == "unknown"
 
 
 # the command the headers and messages name ------------------------------------------------------
