@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic, Location, SchemaError
 from ..frontend.components import COMPONENTS, component_name
@@ -63,7 +63,8 @@ class Input:
 
 def discover(config: Config) -> list[Input]:
     specs = config.inputs
-    found = in_folder(config)
+    sniffed = in_folder(config)
+    found = {path: document for path, document in sniffed.items() if document is not None}
     if specs is None:
         if not config.schemas.is_dir():
             raise SchemaError([Diagnostic(Location(display_path(config.schemas, config.root)), "no schema folder here",
@@ -92,7 +93,7 @@ def discover(config: Config) -> list[Input]:
                                            "keep one: the folder is one OpenAPI project"))
                 continue
             display = display_path(path, config.root)
-        if path.is_file() and (path.resolve() in found or sniff(path, display) is not None):
+        if path.is_file() and _is_overlay(path, display, sniffed):
             problems.append(Diagnostic(Location(display), "an overlay, not a schema",
                                        "list it under the `overlays` of the input it mends, or name that input "
                                        "in its `extends`"))
@@ -112,6 +113,12 @@ def discover(config: Config) -> list[Input]:
     if problems:
         raise SchemaError(problems)
     return [replace(i, overlays=overlays) for (_, i), overlays in zip(sources, mends)]
+
+
+def _is_overlay(path: Path, display: str, sniffed: dict[Path, Any]) -> bool:
+    """Whether the file at ``path`` is an overlay: as ``in_folder`` found it, or read now."""
+    resolved = path.resolve()
+    return (sniffed[resolved] if resolved in sniffed else sniff(path, display)) is not None
 
 
 def root_documents(folder: Path) -> list[Path]:

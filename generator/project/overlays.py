@@ -45,16 +45,12 @@ class Source:
 
 
 def in_folder(config: Config) -> dict[Path, Any]:
-    """The overlay files directly in the schema folder (resolved path → document), in file-name order."""
+    """The files directly in the schema folder that an overlay may be (resolved path → its document if it is
+    one, else ``None``), in file-name order: each is read once, and what it is known from then on."""
     if not config.schemas.is_dir():
         return {}
-    found: dict[Path, Any] = {}
-    for path in sorted(config.schemas.iterdir()):
-        if path.suffix in SUFFIXES and not path.name.startswith(".") and path.is_file():
-            document = sniff(path, display_path(path, config.root))
-            if document is not None:
-                found[path.resolve()] = document
-    return found
+    return {path.resolve(): sniff(path, display_path(path, config.root)) for path in sorted(config.schemas.iterdir())
+            if path.suffix in SUFFIXES and not path.name.startswith(".") and path.is_file()}
 
 
 def attach(config: Config, sources: list[Source], found: dict[Path, Any],
