@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from functools import cache
@@ -51,6 +50,8 @@ def parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any]
 
 
 def _parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any] | None) -> Any:
+    import json
+
     from .duplicates import DuplicateKeys, diagnostics, json_loads
 
     if suffix == ".json":

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from collections.abc import Iterable
@@ -316,6 +315,8 @@ def _openapi_scope(table: dict[str, Any], key: str, fail: Any) -> tuple[Part, ..
 
 def _closest(value: Any, choices: Iterable[str]) -> str | None:
     """``did you mean 'msgspec'?`` for a string close to one of ``choices``."""
+    import difflib  # (here: only a mistake needs it)
+
     found = difflib.get_close_matches(value, list(choices), n=1, cutoff=0.6) if isinstance(value, str) else []
     return f"did you mean {found[0]!r}?" if found else None
 

@@ -15,7 +15,6 @@ is a warning of its own (``stale ignore``), so that the list does not outlive wh
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +65,8 @@ def read(value: Any, key: str, fail: Fail) -> tuple[Ignore, ...]:
         written, colon, prefix = entry.partition(":")
         kind = _CANONICAL.get(written.strip().lower().replace("-", " "))
         if kind is None:
+            import difflib  # (here: only a mistake needs it)
+
             close = difflib.get_close_matches(written.strip().lower().replace("-", " "), list(_CANONICAL), n=1)
             fail(here, f"{written.strip()!r} is not a kind of warning; expected one of: {', '.join(WARNING_KINDS)}",
                  f"did you mean {_CANONICAL[close[0]]!r}?" if close else None)
