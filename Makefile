@@ -2,7 +2,7 @@
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml requirements.lock | cksum | cut -d' ' -f1)
+STAMP  := $(VENV)/.installed-$(firstword $(shell cat pyproject.toml requirements.lock | cksum))
 
 .PHONY: generate check test golden lock clean-venv review-setup
 
@@ -46,10 +46,20 @@ bench: $(STAMP)
 # this sets it in this clone's .git/config, unless a diff.algorithm is set already (here, globally
 # or for the system): then it says so only when run by name. `make generate` and `make test` run
 # it; outside git it does nothing. See docs/reviewing.md.
+# It runs before every `make generate`, so it asks git as little as it can (each call is some 3 ms of a
+# run with nothing to do): not at all where no `.git` is here or above and GIT_DIR is unset (git could
+# find no repository: only a bare one, which holds no project); once in a clone's top folder whose
+# diff.algorithm is set (the question of the next branches, asked in one call).
+ALREADY = echo "diff.algorithm is already $$current: left as it is"
 review-setup:
-	@if ! git rev-parse --git-dir >/dev/null 2>&1; then :; \
+	@cd -P . && up=$$PWD/ && found= && while [ -n "$$up" ]; do up=$${up%/*}; \
+	  if [ -e "$$up/.git" ]; then found=1; break; fi; done; \
+	if [ -z "$$found$${GIT_DIR+set}" ]; then :; \
+	elif [ -e .git ] && current=$$(git config diff.algorithm 2>/dev/null); then \
+	  $(if $(filter review-setup,$(MAKECMDGOALS)),! git rev-parse --git-dir >/dev/null 2>&1 || $(ALREADY),:); \
+	elif ! git rev-parse --git-dir >/dev/null 2>&1; then :; \
 	elif current=$$(git config diff.algorithm); then \
-	  $(if $(filter review-setup,$(MAKECMDGOALS)),echo "diff.algorithm is already $$current: left as it is",:); \
+	  $(if $(filter review-setup,$(MAKECMDGOALS)),$(ALREADY),:); \
 	else git config diff.algorithm histogram && \
 	  echo "git config diff.algorithm histogram: git diff shows generated/ as the classes that changed (docs/reviewing.md)"; fi
 

@@ -592,6 +592,44 @@ def test_make_review_setup_makes_histogram_the_diff_of_the_clone(tmp_path: Path)
     assert again.returncode == 0 and "already" in again.stdout
 
 
+def _review_setup(folder: Path, tmp_path: Path, goal: str = "review-setup") -> tuple[str, list[str]]:
+    """``make review-setup`` in ``folder`` (run by name, or as a prerequisite of ``goal``): what it printed,
+    and the git commands it ran (a ``git`` first on PATH writes them down)."""
+    calls = tmp_path / "git-calls"
+    calls.unlink(missing_ok=True)
+    (tmp_path / "bin").mkdir(exist_ok=True)
+    spy = tmp_path / "bin" / "git"
+    spy.write_text(f'#!/bin/sh\necho "$*" >> {calls}\nexec {shutil.which("git")} "$@"\n')
+    spy.chmod(0o755)
+    env = {**os.environ, **GIT_ENV, "PATH": f"{spy.parent}{os.pathsep}{os.environ['PATH']}"}
+    env.pop("GIT_DIR", None)
+    extra = [] if goal == "review-setup" else [f"--eval={goal}: review-setup"]
+    done = subprocess.run(["make", "-s", "-f", str(ROOT / "Makefile"), *extra, goal], cwd=folder, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout, calls.read_text().splitlines() if calls.exists() else []
+
+
+def test_make_review_setup_asks_git_nothing_outside_a_clone_and_once_in_a_set_up_one(tmp_path: Path) -> None:
+    """It runs before every `make generate`: outside git (no `.git` here or above) it runs no git command,
+    and in a clone's top folder whose `diff.algorithm` is set, one."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    if any((p / ".git").exists() for p in [outside, *outside.parents]):
+        pytest.skip("the temporary folder is inside a git clone")
+    assert _review_setup(outside, tmp_path) == ("", [])
+    clone = tmp_path / "clone"
+    (clone / "sub").mkdir(parents=True)
+    git(clone, "init", "-q")
+    printed, calls = _review_setup(clone / "sub", tmp_path, "a-goal")  # in a subfolder: set, as before
+    assert "git config diff.algorithm histogram" in printed and len(calls) == 3
+    assert _review_setup(clone, tmp_path, "a-goal") == ("", ["config diff.algorithm"])
+    assert _review_setup(clone / "sub", tmp_path, "a-goal") == ("", ["rev-parse --git-dir", "config diff.algorithm"])
+    assert _review_setup(clone, tmp_path)[0] == "diff.algorithm is already histogram: left as it is\n"
+    (tmp_path / "bogus" / ".git").mkdir(parents=True)  # no repository: nothing, as outside one
+    assert _review_setup(tmp_path / "bogus", tmp_path)[0] == ""
+
+
 # The comparison is a pure function of two IR modules ----------------------------------------------
 
 def test_compare_is_pure_and_order_insensitive() -> None:
