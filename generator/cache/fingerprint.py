@@ -7,6 +7,7 @@ or formatted (a run with nothing to do imports neither black, nor Jinja, nor jso
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import pickle
@@ -31,13 +32,16 @@ def fingerprint(settings: str, templates: Path | None, inputs: Iterable[tuple[st
     # The hash seed too: the output must not depend on it, and a run under another seed (as the
     # determinism tests do) then really runs instead of repeating an earlier run's result.
     parts: list[str | bytes] = [SCHEME, generator_digest(), settings, os.environ.get("PYTHONHASHSEED", "")]
+    read: dict[Path, bytes] = {}  # a file listed twice (an input, and a file of the schema folder) is hashed once
     try:
         if templates is not None:
             parts += _folder(templates)
         for described, files in inputs:
             parts.append(described)
             for path in files:
-                parts += [path.name, path.read_bytes()]
+                if path not in read:
+                    read[path] = hashlib.sha256(path.read_bytes()).digest()
+                parts += [path.name, read[path]]
     except OSError:
         return None
     return digest(*parts)
