@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from .. import ir
     from .dataclass import runtime
-    from .fragment import Fragment, FragmentContext, assemble, contexts, fragment
+    from .fragments import Fragment, FragmentContext, assemble, contexts, fragment
     from .templates import BUILTIN_TEMPLATES, environment, own_templates
     from .variants import VARIANTS
 
@@ -29,8 +29,8 @@ __all__ = ["BUILTIN_TEMPLATES", "VARIANTS", "Fragment", "FragmentContext", "Rend
            "environment", "fragment", "layout", "own_templates", "render", "runtime"]
 
 _FROM = {"BUILTIN_TEMPLATES": "templates", "environment": "templates", "own_templates": "templates",
-         "runtime": "dataclass", "VARIANTS": "variants", "Fragment": "fragment", "FragmentContext": "fragment",
-         "assemble": "fragment", "contexts": "fragment", "fragment": "fragment"}
+         "runtime": "dataclass", "VARIANTS": "variants", "Fragment": "fragments", "FragmentContext": "fragments",
+         "assemble": "fragments", "contexts": "fragments", "fragment": "fragments"}
 """The submodule each re-exported name is taken from."""
 
 
