@@ -112,7 +112,7 @@ def test_another_tools_table_is_no_mistake(tmp_path: Path) -> None:
      "\"class\" (StrEnum/IntEnum classes), not 'klass' - did you mean 'class'?"),
     ("output = 3\n", "pyproject.toml:2:1: #/tool/schemagen/output: must be a path (a string), not 3"),
     ('schema = "x"\n', "pyproject.toml:2:1: #/tool/schemagen/schema: unknown setting 'schema'; expected one of: "
-     "enums, ignore, inputs, names, openapi_scope, output, refs, required_defaults, schemas, templates, variants - "
+     "enums, ignore, inputs, jobs, names, openapi_scope, output, refs, required_defaults, schemas, templates, variants - "
      "did you mean 'schemas'?"),
     ('names = "sdks"\n', 'pyproject.toml:2:1: #/tool/schemagen/names: must be "schema" (classes named as the schema '
      "names them) or \"sdk\" (as the official SDKs name them), not 'sdks' - did you mean 'sdk'?"),
