@@ -34,7 +34,7 @@ def parse(argv: list[str]) -> Arguments:
 
 def quick(argv: list[str]) -> Arguments | None:
     """``[--debug] [--strict] [--project DIR] generate [--check]`` (each option any number of times, the
-    global ones in any order) as the parser reads it; ``None`` for anything else."""
+    global ones in any order) as the parser reads it; ``None`` for anything else (``-j N`` among it)."""
     args = Arguments(debug=False, strict=False, project=None)
     words = iter(argv)
     for word in words:
@@ -142,9 +142,8 @@ def version() -> str:
     return found if isinstance(found, str) else "unknown"
 
 
-
-
 def _processes(text: str) -> int:
+    """``-j N``: a whole number of processes, 1 or more."""
     import argparse
 
     if not text.isdigit() or int(text) < 1:

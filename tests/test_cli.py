@@ -142,7 +142,8 @@ QUICK = [["generate"], ["generate", "--check"], ["--debug", "generate"], ["--str
 NOT_QUICK = [[], ["--debug"], ["-h"], ["--help"], ["--version"], ["generate", "-h"], ["generate", "--debug"],
              ["generate", "--"], ["--", "generate"], ["--proj", "x", "generate"], ["--deb", "generate"],
              ["--project", "-x", "generate"], ["--project"], ["generate", "--che"], ["generate", "x"],
-             ["lint"], ["render", "x.json", "--variant", "msgspec"], ["Generate"], ["-project", "x", "generate"]]
+             ["lint"], ["render", "x.json", "--variant", "msgspec"], ["Generate"], ["-project", "x", "generate"],
+             ["generate", "-j", "2"], ["generate", "--jobs=2"]]
 
 
 @pytest.mark.parametrize("argv", QUICK, ids=" ".join)
