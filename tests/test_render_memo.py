@@ -36,7 +36,7 @@ def whole(module: Any, variant: str, options: RenderOptions) -> str:
 
 
 def through(memo: memoising.Memo, module: Any, variant: str, options: RenderOptions) -> str:
-    return memo.layout(module, variant, "s.json", ENV, options)
+    return memo.layout(memo.plan(module, variant, "s.json", options), ENV)
 
 
 def lowered(schema: dict[str, Any], folder: Path) -> Any:

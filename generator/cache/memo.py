@@ -30,6 +30,26 @@ BUCKETS = 16
 
 
 @dataclass
+class Plan:
+    """One module's variant, looked up: each declaration's context, key and fragment where the cache has it."""
+
+    module: ir.Module
+    variant: str
+    source: str
+    options: RenderOptions
+    contexts: list[render.FragmentContext]
+    keys: list[str]
+    found: list[render.Fragment | None]
+    slots: list[str]
+    before: dict[str, bytes]
+
+    @property
+    def misses(self) -> int:
+        """The declarations whose fragment is to be made."""
+        return self.found.count(None)
+
+
+@dataclass
 class Memo:
     """The cache; ``salt``: what every entry depends on besides its inputs (the generator and its
     templates); ``scope``: whose entries these are (the project and configuration)."""
@@ -37,52 +57,52 @@ class Memo:
     store: Cache
     salt: str
     scope: str = ""
-    _digests: tuple[ir.Module, dict[str, str]] | None = field(default=None, repr=False)
+    _shared: tuple[ir.Module, dict[str, str], render.Links] | None = field(default=None, repr=False)
 
-    def digests(self, module: ir.Module) -> dict[str, str]:
-        """Each declaration's digest, once per module for all variants."""
-        if self._digests is None or self._digests[0] is not module:
-            self._digests = (module, {d.name: _digest(d) for d in module.declarations})
-        return self._digests[1]
-
-    def layout(self, module: ir.Module, variant: str, source: str, env: jinja2.Environment,
-               options: RenderOptions) -> str:
-        """``render.assemble`` of each declaration's ``render.fragment``, those met before taken from the cache.
+    def plan(self, module: ir.Module, variant: str, source: str, options: RenderOptions) -> Plan:
+        """The module's declarations in ``variant``, each with its fragment if the cache holds it.
 
         The entries of one module and variant are kept as the last run left them, in ``BUCKETS``
         cache values by the first digit of their key (each replaced when one of its entries changed:
         they hold the module's declarations, not every version of them ever rendered, and an edit
         writes a bucket or two, not the whole module's).
         """
-        digests = self.digests(module)
-        contexts = render.contexts(module, variant, options)
+        if self._shared is None or self._shared[0] is not module:  # once per module for all variants
+            self._shared = (module, {d.name: _digest(d) for d in module.declarations}, render.links(module))
+        _, digests, links = self._shared
+        contexts = render.contexts(module, variant, options, links)
         slot_key = prefixed(NAMESPACE, SCHEME, self.scope, source, variant, repr(options))
         slots = [slot_key(str(b)) for b in range(BUCKETS)]
         found = self.store.get_many(NAMESPACE, slots)
         before = {key: data for slot in slots for key, data in _entries(found.get(slot)).items()}
         entry_key = prefixed(NAMESPACE, SCHEME, self.salt, variant)
+        keys = [entry_key(_inputs(d, context, digests)) for d, context in zip(module.declarations, contexts)]
+        return Plan(module, variant, source, options, contexts, keys, [_load(before.get(k)) for k in keys], slots,
+                    before)
+
+    def layout(self, plan: Plan, env: jinja2.Environment) -> str:
+        """``render.assemble`` of each declaration's ``render.fragment``: those the plan found, and
+        the others made (and kept)."""
         fragments: list[render.Fragment] = []
         kept: dict[str, bytes] = {}
         built: set[str] = set()
-        for d, context in zip(module.declarations, contexts):
-            key = entry_key(_inputs(d, context, digests))
-            data = before.get(key)
-            piece = _load(data)
+        for d, context, key, piece in zip(plan.module.declarations, plan.contexts, plan.keys, plan.found):
+            data = plan.before.get(key)
             if piece is None or data is None:
                 piece = render.fragment(d, context, env)
                 data = pickle.dumps(piece, protocol=pickle.HIGHEST_PROTOCOL)
                 built.add(key)
             kept[key] = data
             fragments.append(piece)
-        changed = {_bucket(key) for key in (before.keys() ^ kept.keys()) | built}
+        changed = {_bucket(key) for key in (plan.before.keys() ^ kept.keys()) | built}
         buckets: dict[int, dict[str, bytes]] = {b: {} for b in changed}
         for k, v in kept.items():
             bucket = buckets.get(_bucket(k))
             if bucket is not None:
                 bucket[k] = v
-        self.store.put_many(NAMESPACE, {slots[b]: pickle.dumps(buckets[b], protocol=pickle.HIGHEST_PROTOCOL)
+        self.store.put_many(NAMESPACE, {plan.slots[b]: pickle.dumps(buckets[b], protocol=pickle.HIGHEST_PROTOCOL)
                                         for b in sorted(changed)})
-        return render.assemble(module, variant, source, env, options, fragments)
+        return render.assemble(plan.module, plan.variant, plan.source, env, plan.options, fragments)
 
 
 def _inputs(d: ir.Declaration, context: render.FragmentContext, digests: dict[str, str]) -> str:

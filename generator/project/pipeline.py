@@ -19,7 +19,7 @@ from .. import ir, passes, render
 from ..cache import verdicts, yaml_pieces
 from ..cache.fingerprint import generator_digest
 from ..cache.format import Session
-from ..cache.memo import Memo
+from ..cache.memo import Memo, Plan
 from ..cache.store import Cache
 from ..diagnostics import Diagnostic, Location, Reporter, SchemaError
 from ..frontend import lint, validate
@@ -146,18 +146,33 @@ class Renderer:
         self.memo = Memo(store, generator_digest(), scope) if store is not None and not own else None
         self.session = Session(store)
         self.store = store
+        self._plans: dict[tuple[int, str, str], Plan] = {}
 
     def close(self) -> None:
-        """Closes the connection to the cache (it opens again when next used)."""
+        """Closes the connection to the cache (it opens again when next used, in this process or in
+        one forked from it)."""
         if self.store is not None:
             self.store.close()
+
+    def to_make(self, module: ir.Module, variant: str, source: str) -> int:
+        """How many of the module's declarations are to be written (not found in the memo); what is
+        found is kept for ``render``."""
+        if self.memo is None:
+            return len(module.declarations)
+        key = (id(module), variant, source)
+        if key not in self._plans:
+            self._plans[key] = self.memo.plan(module, variant, source, self.options)
+        return self._plans[key].misses
 
     def render(self, module: ir.Module, variant: str, source: str) -> str:
         """The module's text; ``SchemaError`` when the user's templates fail (a failure of the built-in
         ones alone is a bug: it is raised as it is)."""
         try:
             if self.memo is not None:
-                text = self.memo.layout(module, variant, source, self.env, self.options)
+                planned = self._plans.pop((id(module), variant, source), None)
+                if planned is None or planned.module is not module:
+                    planned = self.memo.plan(module, variant, source, self.options)
+                text = self.memo.layout(planned, self.env)
             else:
                 text = render.layout(module, variant, source, self.env, self.options)
             return self.session.format_one(text)

@@ -107,9 +107,6 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     from .parallel import render_all
     from .pipeline import Renderer, Stages
 
-    def renderer(cache: Cache | None) -> Renderer:
-        return Renderer(config.templates, config.options, cache, scope=repr(config), root=config.root)
-
     init = package_init(config.options.command)
     files: dict[Path, str] = {Path("__init__.py"): init, Path("py.typed"): ""}
     if "dataclass" in config.variants:  # the converter its dataclass modules import: one for the package
@@ -134,8 +131,8 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
         jobs += [(Path(source.name) / f"{variant}_models.py", (module, variant, source.label))
                  for variant in config.variants]
     # (a user's template can fail: for each input, and each variant)
-    outcomes = render_all([job for _, job in jobs], renderer(store),
-                          lambda: renderer(None if store is None else Cache(store.folder)), config.jobs)
+    renderer = Renderer(config.templates, config.options, store, scope=repr(config), root=config.root)
+    outcomes = render_all([job for _, job in jobs], renderer, config.jobs)
     for (path, _), outcome in zip(jobs, outcomes):
         if isinstance(outcome, str):
             files.setdefault(path.parent / "__init__.py", init)

@@ -21,16 +21,17 @@ if TYPE_CHECKING:
 
     from .. import ir
     from .dataclass import runtime
-    from .fragments import Fragment, FragmentContext, assemble, contexts, fragment
+    from .fragments import Fragment, FragmentContext, Links, assemble, contexts, fragment, links
     from .templates import BUILTIN_TEMPLATES, environment, own_templates
     from .variants import VARIANTS
 
-__all__ = ["BUILTIN_TEMPLATES", "VARIANTS", "Fragment", "FragmentContext", "RenderOptions", "assemble", "contexts",
-           "environment", "fragment", "layout", "own_templates", "render", "runtime"]
+__all__ = ["BUILTIN_TEMPLATES", "VARIANTS", "Fragment", "FragmentContext", "Links", "RenderOptions", "assemble",
+           "contexts", "environment", "fragment", "layout", "links", "own_templates", "render", "runtime"]
 
 _FROM = {"BUILTIN_TEMPLATES": "templates", "environment": "templates", "own_templates": "templates",
          "runtime": "dataclass", "VARIANTS": "variants", "Fragment": "fragments", "FragmentContext": "fragments",
-         "assemble": "fragments", "contexts": "fragments", "fragment": "fragments"}
+         "assemble": "fragments", "contexts": "fragments", "fragment": "fragments",
+         "Links": "fragments", "links": "fragments"}
 """The submodule each re-exported name is taken from."""
 
 

@@ -54,16 +54,26 @@ class FragmentContext:
     """The names among ``refers`` and the declaration's own that are declared at it or further down."""
 
 
-def contexts(module: ir.Module, variant: str, options: RenderOptions) -> list[FragmentContext]:
-    """The context of each declaration of ``module``, in order."""
+Links = list[tuple[Mapping[str, ir.Declaration], frozenset[str]]]
+"""Each declaration's ``refers`` and ``later``, in order: the part of its context every variant shares."""
+
+
+def contexts(module: ir.Module, variant: str, options: RenderOptions,
+             shared: Links | None = None) -> list[FragmentContext]:
+    """The context of each declaration of ``module``, in order (``shared``: ``links(module)``, when known)."""
+    options = replace(options, command="")
+    return [FragmentContext(variant, options, refers, later) for refers, later in shared or links(module)]
+
+
+def links(module: ir.Module) -> Links:
+    """The declarations each declaration of ``module`` refers to, and which of them (and itself) are
+    declared at it or further down."""
     declarations = {d.name: d for d in module.declarations}
     position = {d.name: i for i, d in enumerate(module.declarations)}
-    options = replace(options, command="")
-    out = []
+    out: Links = []
     for i, d in enumerate(module.declarations):
         refers = refers_to(d, declarations)
-        later = frozenset(n for n in (*refers, d.name) if position[n] >= i)
-        out.append(FragmentContext(variant, options, refers, later))
+        out.append((refers, frozenset(n for n in (*refers, d.name) if position[n] >= i)))
     return out
 
 
