@@ -99,3 +99,28 @@ def test_jobs_is_not_part_of_the_fingerprint(project: Path) -> None:
     """A run with another cap is the same run: its no-op stays a no-op."""
     one = configuration.load(project)
     assert repr(replace(one, jobs=1)) == repr(replace(one, jobs=8)) == repr(one)
+
+
+def test_fragments_the_memo_holds_start_no_pool(project: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 tmp_path: Path) -> None:
+    """After an edit of one description, only its declaration's fragments are made: too few to fork for."""
+    monkeypatch.setenv("SCHEMAGEN_CACHE_DIR", str(tmp_path / "cache"))
+    started: list[int] = []
+
+    class Counted(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, workers: int, **kwargs: Any) -> None:
+            started.append(workers)
+            super().__init__(workers, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
+    config = replace(configuration.load(project), jobs=2)
+    source = project / "schemas" / "chat_completion_out.json"
+    plan(config)  # cold: every fragment is made (the seeds are fewer than WORTH: here)
+    monkeypatch.setattr(parallel, "WORTH", 8)
+    source.write_text(source.read_text().replace('"description": "', '"description": "Edited. ', 1))
+    edited = plan(config)
+    assert started == [], "a pool was started for an edit"
+    assert "Edited. " in edited.files[Path("chat_completion_out/msgspec_models.py")]
+    monkeypatch.setattr(parallel, "WORTH", 0)
+    source.write_text(source.read_text().replace("Edited. ", "Edited again. ", 1))
+    assert plan(config).files == plan(replace(config, jobs=1)).files and started == [2]
