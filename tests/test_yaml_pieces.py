@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from conftest import examples
 from schemagen.cache import yaml_pieces
 from schemagen.cache.store import Cache
-from schemagen.frontend import read
+from schemagen.diagnostics import SchemaError
+from schemagen.frontend import nesting, read
 from schemagen.frontend.duplicates import DuplicateKeys
 
 
@@ -46,9 +47,10 @@ def same(text: str, cache: Cache) -> Any:
     """Pieces, cold then warm, against the whole text: equal values, equal order, equal sharing."""
     whole = parse(text)
     for _ in range(2):
-        got = yaml_pieces.load(text, parse, cache, "test")
+        got, levels = yaml_pieces.load_measured(text, parse, cache, "test")
         assert got == whole
         assert pickle.dumps(got) == pickle.dumps(whole)  # key order and shared objects too
+        assert levels is None or levels == nesting.levels(whole)
     return whole
 
 
@@ -194,3 +196,30 @@ def test_any_dumped_mapping_reads_the_same(document: dict[str, Any], style: str 
     text = yaml.safe_dump(document, default_style=style, indent=indent, allow_unicode=True, sort_keys=False,
                           default_flow_style=flow, width=width)
     same(text, Cache(tmp_path_factory.mktemp("cache")))
+
+
+@pytest.mark.parametrize("depth", [4, 5, 6])
+def test_the_levels_kept_with_the_pieces_find_a_document_too_deep(depth: int, tmp_path: Path, cache: Cache,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cut at every level, each piece is shallow: the document's levels are its pieces' put together,
+    cold and from the cache, and a document deeper than the limit is the error reading it whole gives."""
+    monkeypatch.setattr(nesting, "MAX_NESTING", 5)
+    monkeypatch.setattr(yaml_pieces, "PIECES_FROM", 0)
+    keys = "abcdefgh"[:depth]
+    text = "".join(f"{'  ' * i}{k}:\n" for i, k in enumerate(keys[:-1])) + f"{'  ' * (depth - 1)}{keys[-1]}: [1]\n"
+    text = "other: {x: 1}\n" + text
+    path = tmp_path / "deep.yaml"
+    path.write_text(text, encoding="utf-8")
+    levels = yaml_pieces.load_measured(text, parse, cache, "test")[1]  # (the list is a level; counted up to 6)
+    assert levels == min(depth + 1, 6) == nesting.levels(parse(text))
+    try:
+        whole = read.read_document(path, "deep.yaml")
+    except SchemaError as exc:
+        whole = [str(d) for d in exc.diagnostics]
+    for _ in range(2):  # cold, then every piece from the cache
+        try:
+            pieces = yaml_pieces.read_document(path, "deep.yaml", cache)
+        except SchemaError as exc:
+            pieces = [str(d) for d in exc.diagnostics]
+        assert pieces == whole
+    assert (depth + 1 > 5) == isinstance(whole, list), whole

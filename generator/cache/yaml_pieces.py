@@ -26,11 +26,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..frontend import read
+from ..frontend import nesting, read
 from .store import Cache, digests
 
 NAMESPACE = "yaml"
-SCHEME = "2"
+SCHEME = "3"
 """Bump it when what a cached piece means changes in a way ``read.yaml_version`` (in every key) does
 not say."""
 PIECES_FROM = 64 * 1024
@@ -56,24 +56,34 @@ class _Fallback(Exception):
 def read_document(path: Path, display: str, store: Cache) -> Any:
     """``frontend.read.read_document``, a long YAML text read piece by piece through ``store``."""
     text = read.read_text(path, display)
+    if len(text) < PIECES_FROM:
+        return read.parse(text, path.suffix, display)
+    measured: list[int | None] = [None]
 
     def by_pieces(whole: str) -> Any:  # how YAML is parsed (a JSON text never is)
-        return load(whole, read.load_yaml, store, read.yaml_version())
+        value, measured[0] = load_measured(whole, read.load_yaml, store, read.yaml_version())
+        return value
 
-    return read.parse(text, path.suffix, display, by_pieces if len(text) >= PIECES_FROM else None)
+    return read.parse(text, path.suffix, display, by_pieces, lambda: measured[0])
 
 
 def load(text: str, parse: Parse, store: Cache, version: str) -> Any:
     """``parse(text)``, computed piece by piece through ``store`` (``version``: the parser's, for the keys)."""
+    return load_measured(text, parse, store, version)[0]
+
+
+def load_measured(text: str, parse: Parse, store: Cache, version: str) -> tuple[Any, int | None]:
+    """``load``, and how deep the value nests (``nesting.levels``) when it was put together from pieces:
+    each piece's levels are kept beside its value, so the document is not walked again after an edit."""
     if text.startswith("\ufeff") or re.search(r"^(?:---|\.\.\.|%)", text, re.MULTILINE):
-        return parse(text)
+        return parse(text), None
     try:
         tree = _entries(text, 0, len(text), 0)
         if not tree:
             raise _Fallback
         return _Reader(parse, store, version).document(tree, text)
     except _Fallback:
-        return parse(text)
+        return parse(text), None
 
 
 # A piece tree: for each entry of a mapping, either a leaf ``(start, end, indent)`` (text[start:end],
@@ -131,7 +141,8 @@ class _Reader:
         """Pieces in the cache: key → pickled value."""
         self.new: dict[str, bytes] = {}
 
-    def document(self, tree: list[Entry], text: str) -> dict[Any, Any]:
+    def document(self, tree: list[Entry], text: str) -> tuple[dict[Any, Any], int]:
+        """The document and its levels."""
         texts: list[tuple[str, int]] = []
         _texts(tree, text, texts)
         key = digests(SCHEME, self.version)  # of a piece's text as it stands and its indentation
@@ -143,37 +154,43 @@ class _Reader:
             self.store.put_many(NAMESPACE, self.new)
         return result
 
-    def _mapping(self, tree: list[Entry]) -> dict[Any, Any]:
+    def _mapping(self, tree: list[Entry]) -> tuple[dict[Any, Any], int]:
+        """The mapping of ``tree``'s entries, and its levels (``nesting.levels``: itself one)."""
         mapping: dict[Any, Any] = {}
+        tallest = 0
         for entry in tree:
-            key, value = self._one(*next(self.pieces))
+            key, value, levels = self._one(*next(self.pieces))
             if len(entry) == 4:
                 if value is not None:
                     raise _Fallback
-                value = self._mapping(entry[3])
+                value, levels = self._mapping(entry[3])
             if key in mapping:
                 raise _Fallback  # a key written twice: the whole text says where
             mapping[key] = value
-        return mapping
+            tallest = max(tallest, levels)
+        return mapping, min(tallest + 1, nesting.MAX_NESTING + 1)
 
-    def _one(self, piece: tuple[str, int], key: str) -> tuple[Any, Any]:
-        """The one entry ``piece`` holds (from the cache, else parsed and remembered)."""
-        value = self._value(piece, key)
+    def _one(self, piece: tuple[str, int], key: str) -> tuple[Any, Any, int]:
+        """The one entry ``piece`` holds (from the cache, else parsed and remembered), and the levels of its value."""
+        value, levels = self._value(piece, key)
         if not isinstance(value, dict) or len(value) != 1:
             raise _Fallback
-        return next(iter(value.items()))
+        return (*next(iter(value.items())), max(levels - 1, 0))
 
-    def _value(self, piece: tuple[str, int], key: str) -> Any:
-        """The value of ``piece``, from the cache or parsed (and then written to the cache)."""
+    def _value(self, piece: tuple[str, int], key: str) -> tuple[Any, int]:
+        """The value of ``piece`` and its levels, from the cache or parsed (and then written to the cache)."""
         data = self.found.get(key)
         if data is not None:
-            return pickle.loads(data)
+            found = pickle.loads(data)
+            if isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], int):
+                return found[0], found[1]
         try:
             value = self.parse(_dedent(*piece))
         except Exception:  # an error, or an alias whose anchor is elsewhere: the whole text says which
             raise _Fallback from None
-        self.new[key] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        return value
+        levels = nesting.levels(value)
+        self.new[key] = pickle.dumps((value, levels), protocol=pickle.HIGHEST_PROTOCOL)
+        return value, levels
 
 
 def _texts(tree: list[Entry], text: str, into: list[tuple[str, int]]) -> None:

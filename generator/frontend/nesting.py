@@ -47,6 +47,11 @@ def position(text: str) -> tuple[int, int] | tuple[None, None]:
     return None, None
 
 
+def levels(value: Any) -> int:
+    """The levels of objects and arrays ``value`` nests (0 for a scalar), counted up to ``MAX_NESTING + 1``."""
+    return _height(value, {}, MAX_NESTING + 1)
+
+
 def too_deep(document: Any) -> list[str | int] | None:
     """The path to the first value at level ``MAX_NESTING + 1`` (in document order), or ``None``.
 

@@ -31,9 +31,11 @@ def read_text(path: Path, display: str) -> str:
         raise _fail(Location(display), f"cannot read file: {exc}")
 
 
-def parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any] | None = None) -> Any:
+def parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any] | None = None,
+          levels: Callable[[], int | None] = lambda: None) -> Any:
     """The value of a file's text; ``yaml_parse``: what parses YAML (default ``load_yaml``), whose
-    YAML errors are reported with their line and column. It may nest ``nesting.MAX_NESTING`` deep."""
+    YAML errors are reported with their line and column. It may nest ``nesting.MAX_NESTING`` deep;
+    ``levels``: how deep the value ``yaml_parse`` gave nests, where it knows (else it is measured)."""
     from . import nesting  # (here: a run with nothing to do lists files, and parses none)
 
     try:
@@ -45,7 +47,9 @@ def parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any]
                                            f"({sys.getrecursionlimit()}) lets it be read here",
                         "run it through the schemagen command, which reads 1000 levels") from None
         raise _fail(Location(display, line=line, column=column), nesting.MESSAGE, nesting.HINT) from None
-    nesting.check(value, text, suffix == ".json", display)
+    known = levels() if suffix != ".json" else None
+    if known is None or known > nesting.MAX_NESTING:
+        nesting.check(value, text, suffix == ".json", display)
     return value
 
 
