@@ -72,29 +72,37 @@ class Decoder:
         raise AssertionError(f"not an IR type: {t!r}")
 
     def _union(self, value: JSON, members: list[Typed], scope: Scope) -> bool:
+        chosen = self.chosen(value, members, scope)
+        if chosen is None:
+            return True
+        return any(self._object(value, m, tagged) if tagged is not None else self._value(value, m.type, m.scope)
+                   for m, tagged in chosen)
+
+    def chosen(self, value: JSON, members: list[Typed], scope: Scope) -> list[tuple[Typed, bool | None]] | None:
+        """The members of a union msgspec tries ``value`` with, each with how (``True``/``False``: as a
+        model, tagged or not; ``None``: as a value); ``None`` when a member takes any value."""
         kinds = [kind(m.type) for m in members]
         if "any" in kinds:
-            return True
+            return None
         wanted = value_kind(value)
         if wanted == "null":
-            return "null" in kinds
+            return [(m, None) for m, k in zip(members, kinds) if k == "null"]
         if wanted == "object":
             objects = [m for m, k in zip(members, kinds) if k == "object"]
             field = tag_field(members, scope)
             if field is None:
-                return any(self._object(value, m, tagged=False) for m in objects)
+                return [(m, False) for m in objects]
             assert isinstance(value, dict)
             tag = value.get(field, _MISSING)
-            chosen = [m for m in objects if _same(model_tag(m), tag)]
-            return any(self._object(value, m, tagged=True) for m in chosen)
+            return [(m, True) for m in objects if _same(model_tag(m), tag)]
         chosen = [m for m, k in zip(members, kinds) if k == wanted]
         if wanted == "int" and not chosen:
             chosen = [m for m, k in zip(members, kinds) if k == "float"]
         if wanted in ("int", "float") and not chosen:
             chosen = [m for m in members if isinstance(bare(m.type), ir.Scalar) and bare(m.type).format == "decimal"]  # type: ignore[union-attr]
         if chosen and wanted != "bool":
-            return any(self._value(value, m.type, m.scope) for m in chosen)
-        return any(self._value(value, m.type, m.scope) for m, k in zip(members, kinds) if k in ("literal", wanted))
+            return [(m, None) for m in chosen]
+        return [(m, None) for m, k in zip(members, kinds) if k in ("literal", wanted)]
 
     def _object(self, value: JSON, member: Typed, tagged: bool) -> bool:
         if not isinstance(value, dict):
