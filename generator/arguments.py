@@ -120,6 +120,17 @@ def argument_parser() -> argparse.ArgumentParser:
                          help="exit 1 when a payload A accepts may be refused by B (an a->b difference)")
     compare.set_defaults(command="compare", own_projects=True)  # each side is read in the project it is in
 
+    validate = commands.add_parser("validate", help="read recorded payloads with one input's models; "
+                                                    "exit 1 when one is refused")
+    validate.add_argument("target", metavar="PATH#Name", help="an input file or folder, and a declaration in it "
+                                                              "(default: its root)")
+    validate.add_argument("payloads", metavar="PAYLOAD", nargs="+",
+                          help="a JSON file (one body), or a JSON Lines or server-sent events file (a body a line)")
+    validate.add_argument("--format", choices=("text", "json"), default="text")
+    validate.add_argument("--suggest-overlay", type=Path, metavar="FILE",
+                          help="write the OpenAPI Overlay that would make the models accept the payloads")
+    validate.set_defaults(command="validate", own_projects=True)
+
     return parser
 
 

@@ -181,6 +181,18 @@ def _compare(args: Arguments) -> int:
     return 1 if args.fail_on_incompatible and found.count("a->b") else 0
 
 
+def _validate(args: Arguments) -> int:
+    """Each payload read by the input's models (as msgspec decodes), the problems grouped by their place."""
+    from .compare import sides
+    from .evidence.command import run
+
+    try:
+        return run(args.target, args.payloads, args.project, args.format, args.suggest_overlay)
+    except SchemaError as exc:
+        _report(exc.diagnostics, sides.project_of(args.target, args.project))
+        return 1
+
+
 def _warn(args: Arguments, warnings: list[Diagnostic]) -> None:
     """Print each distinct warning once, then how many of each kind; with ``--strict`` they are errors
     (nothing is written)."""
@@ -219,4 +231,5 @@ def _located(d: Diagnostic, root: Path) -> Diagnostic:
 
 
 COMMANDS: dict[str, Callable[[Arguments], int]] = {
-    "generate": _generate, "lint": _lint, "render": _render, "ir": _ir, "diff": _diff, "compare": _compare}
+    "generate": _generate, "lint": _lint, "render": _render, "ir": _ir, "diff": _diff, "compare": _compare,
+    "validate": _validate}

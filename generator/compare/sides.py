@@ -32,12 +32,17 @@ class Side:
     """One side: its modules (output package → IR: this input's, and those of the inputs it refers
     to), the package of the input, and the declaration compared (by its class name there)."""
 
-    def __init__(self, label: str, modules: Mapping[str, ir.Module], package: str, root: str) -> None:
+    def __init__(self, label: str, modules: Mapping[str, ir.Module], package: str, root: str,
+                 source: Input | None = None, project: Path | None = None) -> None:
         self.label = label
         """How the output names this side: ``schemas/chat_completion_out.json#OpenAIChatCompletionOut``."""
         self.modules = modules
         self.package = package
         self.root = root
+        self.source = source
+        """The input, as the project configures it (``validate`` reads its documents again)."""
+        self.project = project
+        """The project root the input's places are written from."""
         self._index = {name: _index(m) for name, m in modules.items()}
 
     def declarations(self, package: str) -> Mapping[str, ir.Declaration]:
@@ -61,7 +66,7 @@ def load(spec: str, project: Path | None) -> Side:
     modules = {source.name: module}
     _referenced(module, {o.name: o for o in linker.by_file.values()}, linker, modules)
     declaration = _find(module, name, source.display)
-    return Side(f"{source.display}#{declaration.name}", modules, source.name, declaration.name)
+    return Side(f"{source.display}#{declaration.name}", modules, source.name, declaration.name, source, cfg.root)
 
 
 def project_of(spec: str, project: Path | None) -> Path:

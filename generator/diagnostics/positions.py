@@ -12,29 +12,39 @@ def line_column(text: str, offset: int) -> tuple[int, int]:
 
 def locate(file: Path, pointer: str) -> tuple[int, int] | None:
     """1-based (line, column) of the value at ``pointer``, or of its nearest parent that exists."""
+    return locate_all(file, [pointer]).get(pointer)
+
+
+def locate_all(file: Path, pointers: list[str]) -> dict[str, tuple[int, int]]:
+    """``locate`` of each pointer, the file read once."""
     if file.suffix == ".toml":  # pyproject.toml
         from .toml_positions import locate_toml
 
         try:
-            return locate_toml(file.read_text(encoding="utf-8"), pointer)
+            text = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
-            return None
+            return {}
+        return {p: found for p in pointers if (found := locate_toml(text, p)) is not None}
     import yaml  # only when there is something to report
 
     try:
-        node = yaml.compose(file.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        top = yaml.compose(file.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return None
-    if node is None:
-        return None
-    for raw in pointer.split("/")[1:] if pointer else []:
-        token = raw.replace("~1", "/").replace("~0", "~")
-        child = None
-        if isinstance(node, yaml.MappingNode):
-            child = next((value for key, value in node.value if getattr(key, "value", None) == token), None)
-        elif isinstance(node, yaml.SequenceNode) and token.isdigit() and int(token) < len(node.value):
-            child = node.value[int(token)]
-        if child is None:
-            break
-        node = child
-    return node.start_mark.line + 1, node.start_mark.column + 1
+        return {}
+    if top is None:
+        return {}
+    out = {}
+    for pointer in pointers:
+        node = top
+        for raw in pointer.split("/")[1:] if pointer else []:
+            token = raw.replace("~1", "/").replace("~0", "~")
+            child = None
+            if isinstance(node, yaml.MappingNode):
+                child = next((value for key, value in node.value if getattr(key, "value", None) == token), None)
+            elif isinstance(node, yaml.SequenceNode) and token.isdigit() and int(token) < len(node.value):
+                child = node.value[int(token)]
+            if child is None:
+                break
+            node = child
+        out[pointer] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    return out

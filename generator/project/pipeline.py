@@ -88,6 +88,11 @@ def constrains_nothing(source: Input, root: Path, stages: Stages = Stages()) -> 
     return "#" in schemas.anything
 
 
+def mended(path: Path, source: Input, root: Path) -> tuple[str, Any]:
+    """One file of ``source`` as ``to_ir`` reads it: (display path, value mended by its overlays)."""
+    return _read(path, source, root, Stages(), Reporter(), {})
+
+
 def _read(path: Path, source: Input, root: Path, stages: Stages, reporter: Reporter,
           origins: dict[str, Origins]) -> tuple[str, Any]:
     """One file of ``source`` as (display path, value), mended by the overlays that extend it."""

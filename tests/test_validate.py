@@ -1,0 +1,155 @@
+"""``schemagen validate``: recorded payloads read by an input's models, and the overlay that mends
+the spec (generator/evidence/). Oracles: msgspec decoding the generated models (the explanation
+refuses exactly what they refuse), and the overlay applied by ``generate`` (validating again
+accepts what it was built from, and most of what it was not)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from compare_tools import models
+from golden import ROOT
+from schemagen.compare import sides
+from schemagen.evidence import check, read_all
+from test_compare_cli import run
+
+SPEC = ROOT / "tests" / "fixtures" / "validate" / "provider.yaml"
+PAYLOADS = ROOT / "tests" / "fixtures" / "payloads" / "chat_completion_out" / "OpenAIChatCompletionOut"
+
+
+def recorded(rng: random.Random, n: int) -> list[dict[str, Any]]:
+    """Responses as the provider really sends them: each of its deviations from its spec, now and then."""
+    out = []
+    for i in range(n):
+        message: dict[str, Any] = {"role": "assistant", "content": None if rng.random() < 0.2 else f"reply {i}"}
+        if rng.random() < 0.3:
+            message["refusal"] = None if rng.random() < 0.5 else "no"
+        if rng.random() < 0.3:
+            message["parts"] = [{"type": "text", "text": "t"}, {"type": "image", "url": "u"}]
+        choice: dict[str, Any] = {"index": 0, "message": message,
+                                  "finish_reason": "content_filter" if rng.random() < 0.2 else "stop"}
+        if rng.random() < 0.5:
+            choice["logprobs"] = None if rng.random() < 0.6 else {"content": [0.5]}
+        usage: dict[str, Any] = {"prompt_tokens": 3}
+        if rng.random() < 0.6:
+            usage["iterations"] = 1
+        out.append({"id": f"r{i}", "choices": [choice], "usage": usage,
+                    "system_fingerprint": None if rng.random() < 0.3 else "fp"})
+    return out
+
+
+def project(tmp_path: Path, version: str = "3.0.3") -> Path:
+    """A project whose input is the provider's spec (as OpenAPI ``version``: 3.1 says null in ``type``)."""
+    (tmp_path / "schemas").mkdir(parents=True)
+    (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\nschemas = "schemas"\noutput = "generated"\n')
+    text = SPEC.read_text()
+    if version.startswith("3.1"):
+        text = text.replace("openapi: 3.0.3", f"openapi: {version}")
+    (tmp_path / "schemas" / "provider.yaml").write_text(text)
+    return tmp_path
+
+
+def jsonl(path: Path, payloads: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(p) + "\n" for p in payloads))
+    return path
+
+
+def sse(path: Path, payloads: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(f"event: chunk\ndata: {json.dumps(p)}\n\n" for p in payloads) + "data: [DONE]\n\n")
+    return path
+
+
+def test_the_explanation_refuses_what_msgspec_refuses(tmp_path: Path) -> None:
+    """On the provider's spec and on the seed's fixtures, valid and invalid: accepted exactly when the
+    generated msgspec models decode the payload."""
+    cases = [(project(tmp_path / "p"), "schemas/provider.yaml#ChatCompletion", recorded(random.Random(1), 60))]
+    seed = [json.loads(p.read_text()) for p in sorted(PAYLOADS.rglob("*.json"))]
+    cases.append((ROOT, "schemas/chat_completion_out.json", seed))
+    for folder, target, payloads in cases:
+        side = sides.load(str(folder / target), folder)
+        decoded = models(side)
+        files = [jsonl(tmp_path / "all.jsonl", payloads)]
+        for c in check(side, read_all(files, ["all.jsonl"])):
+            refused = decoded.decode(c.payload.value)
+            assert c.accepted == (refused is None), (target, c.payload.line, refused, c.problems)
+        assert any(not c.accepted for c in check(side, read_all(files, ["all.jsonl"])))
+
+
+@pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
+def test_the_suggested_overlay_accepts_the_payloads_it_was_built_from(tmp_path: Path, version: str) -> None:
+    folder = project(tmp_path, version)
+    rng = random.Random(7)
+    payloads = recorded(rng, 50)
+    files = [str(jsonl(tmp_path / "recorded.jsonl", payloads[:30])), str(sse(tmp_path / "stream.sse", payloads[30:]))]
+    before = run(folder, "validate", "schemas/provider.yaml#ChatCompletion", *files, "--format", "json",
+                 "--suggest-overlay", "schemas/provider.overlay.yaml")
+    assert before.returncode == 1, before.stderr
+    report = json.loads(before.stdout)
+    assert [(p["file"], p["line"]) for p in report["payloads"]] == \
+        [(files[0], n) for n in range(1, 31)] + [(files[1], n) for n in range(2, 62, 3)]  # (not `event:`, nor [DONE])
+    absent = sum("iterations" not in p["usage"] for p in payloads)
+    usage = next(g for g in report["summary"] if g["schema"] == "Usage.iterations")
+    assert usage["what"] == "required, absent" and usage["count"] == absent > 0
+    assert "provider.yaml:" in usage["place"] and usage["place"].endswith("#/components/schemas/Usage/allOf/1/required")
+    overlay = yaml.safe_load((folder / "schemas" / "provider.overlay.yaml").read_text())
+    assert overlay["overlay"] == "1.0.0" and overlay["extends"] == "provider.yaml"
+    targets = [a["target"] for a in overlay["actions"]]
+    assert "$.components.schemas.Usage.allOf[1].required[?@ == 'iterations']" in targets
+    assert all(f"of {50} recorded payloads" in a["description"] for a in overlay["actions"])
+    after = run(folder, "validate", "schemas/provider.yaml#ChatCompletion", *files)
+    assert after.returncode == 0, after.stdout + after.stderr
+    assert run(folder, "generate").returncode == 0  # (the overlay is one generate reads without a word)
+
+
+def test_an_overlay_built_from_half_accepts_most_of_the_other_half(tmp_path: Path) -> None:
+    folder = project(tmp_path)
+    payloads = recorded(random.Random(11), 80)
+    first, second = jsonl(tmp_path / "first.jsonl", payloads[:40]), jsonl(tmp_path / "second.jsonl", payloads[40:])
+    assert run(folder, "validate", "schemas/provider.yaml#ChatCompletion", str(second)).returncode == 1
+    run(folder, "validate", "schemas/provider.yaml#ChatCompletion", str(first), "--suggest-overlay",
+        "schemas/provider.overlay.yaml")
+    held_out = run(folder, "validate", "schemas/provider.yaml#ChatCompletion", str(second), "--format", "json")
+    accepted = sum(p["accepted"] for p in json.loads(held_out.stdout)["payloads"])
+    assert accepted >= 36, held_out.stdout
+
+
+def test_an_unknown_tag_is_reported_not_invented(tmp_path: Path) -> None:
+    folder = project(tmp_path)
+    payload = recorded(random.Random(3), 1)[0]
+    payload["choices"][0]["message"] = {"role": "assistant", "content": "c", "parts": [{"type": "audio", "data": "x"}]}
+    result = run(folder, "validate", "schemas/provider.yaml#ChatCompletion", str(jsonl(tmp_path / "a.jsonl", [payload])),
+                 "--suggest-overlay", "schemas/provider.overlay.yaml")
+    assert result.returncode == 1
+    assert '$.choices[0].message.parts[0]: `type` is "audio", the tag of no member' in result.stdout
+    assert "the payloads do not say which change is meant" in result.stderr
+    overlay = folder / "schemas" / "provider.overlay.yaml"
+    assert all("audio" not in json.dumps(a) for a in (yaml.safe_load(overlay.read_text()) or {}).get("actions", [])) \
+        if overlay.exists() else True
+
+
+def test_bad_payload_files_are_all_reported_and_nothing_is_written(tmp_path: Path) -> None:
+    folder = project(tmp_path)
+    (tmp_path / "a.jsonl").write_text('{"id": 1}\n{"id": \n')
+    (tmp_path / "b.sse").write_text("data: {nope}\n")
+    result = run(folder, "validate", "schemas/provider.yaml#ChatCompletion", str(tmp_path / "a.jsonl"),
+                 str(tmp_path / "b.sse"), str(tmp_path / "missing.json"), "--suggest-overlay", "schemas/o.yaml")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"{tmp_path / 'a.jsonl'}:2:7: invalid JSON" in result.stderr
+    assert f"{tmp_path / 'b.sse'}:1:8: invalid JSON" in result.stderr
+    assert "missing.json: cannot read the payload file" in result.stderr
+    assert not (folder / "schemas" / "o.yaml").exists() and result.stdout == ""
+
+
+def test_every_accepted_payload_exits_0(tmp_path: Path) -> None:
+    valid = sorted(str(p) for p in (PAYLOADS / "valid").glob("*.json"))
+    result = run(ROOT, "validate", "schemas/chat_completion_out.json", *valid)
+    assert result.returncode == 0, result.stdout
+    assert result.stdout.endswith(f"0 of {len(valid)} payloads refused\n")
+    shutil.rmtree(tmp_path)
