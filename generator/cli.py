@@ -1,5 +1,5 @@
-"""The command line: ``generate``, ``lint``, ``render``, ``ir``, ``diff``, ``compare``. Problems are reported, never raised at
-the user."""
+"""The command line: ``generate``, ``lint``, ``render``, ``ir``, ``diff``, ``compare``, ``validate``. Problems are
+reported, never raised at the user."""
 
 from __future__ import annotations
 
@@ -64,6 +64,11 @@ def _main(argv: list[str] | None) -> int:
         return 1
     except FormatError as exc:
         print(f"internal error, please report it: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # the reader of the output went away (`| head`): the rest is not wanted
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
 
 

@@ -153,3 +153,34 @@ def test_every_accepted_payload_exits_0(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout
     assert result.stdout.endswith(f"0 of {len(valid)} payloads refused\n")
     shutil.rmtree(tmp_path)
+
+
+def test_an_overlay_the_input_has_keeps_its_actions(tmp_path: Path) -> None:
+    folder = project(tmp_path)
+    payloads = recorded(random.Random(13), 60)
+    first, second = jsonl(tmp_path / "first.jsonl", payloads[:5]), jsonl(tmp_path / "second.jsonl", payloads[5:])
+    target = "schemas/provider.yaml#ChatCompletion"
+    run(folder, "validate", target, str(first), "--suggest-overlay", "schemas/provider.overlay.yaml")
+    kept = yaml.safe_load((folder / "schemas" / "provider.overlay.yaml").read_text())["actions"]
+    run(folder, "validate", target, str(second), "--suggest-overlay", "schemas/provider.overlay.yaml")
+    both = yaml.safe_load((folder / "schemas" / "provider.overlay.yaml").read_text())["actions"]
+    assert both[:len(kept)] == kept and len(both) > len(kept)
+    assert run(folder, "validate", target, str(first), str(second)).returncode == 0
+
+
+def _blocks(text: str) -> list[str]:
+    return [b.split("\n", 1)[1] for b in text.split("```")[1::2]]
+
+
+def test_the_walk_through_in_overlays_md_is_what_validate_prints(tmp_path: Path) -> None:
+    """docs/overlays.md: the report (its elided lines aside) and the overlay, made again."""
+    section = (ROOT / "docs" / "overlays.md").read_text().split("## From recorded payloads to an overlay")[1]
+    report, _, overlay = _blocks(section.split("## An overlay")[0])[:3]
+    folder = project(tmp_path)
+    jsonl(folder / "recorded.jsonl", recorded(random.Random(5), 88))
+    command = report.splitlines()[0].removeprefix("$ schemagen ").split()
+    printed = run(folder, *command).stdout.splitlines()
+    assert all(line in printed for line in report.splitlines()[1:] if line not in ("...", "")), printed[:8]
+    run(folder, "validate", "schemas/provider.yaml#ChatCompletion", "recorded.jsonl", "--suggest-overlay",
+        "schemas/provider.overlay.yaml")
+    assert (folder / "schemas" / "provider.overlay.yaml").read_text() == overlay
