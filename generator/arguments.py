@@ -126,6 +126,8 @@ def argument_parser() -> argparse.ArgumentParser:
                                                               "(default: its root)")
     validate.add_argument("payloads", metavar="PAYLOAD", nargs="+",
                           help="a JSON file (one body), or a JSON Lines or server-sent events file (a body a line)")
+    validate.add_argument("--variant", choices=ALL_VARIANTS, default="msgspec",
+                          help="whose generated models read the payloads (default: msgspec)")
     validate.add_argument("--format", choices=("text", "json"), default="text")
     validate.add_argument("--suggest-overlay", type=Path, metavar="FILE",
                           help="write the OpenAPI Overlay that would make the models accept the payloads")

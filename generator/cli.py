@@ -192,7 +192,7 @@ def _validate(args: Arguments) -> int:
     from .evidence.command import run
 
     try:
-        return run(args.target, args.payloads, args.project, args.format, args.suggest_overlay)
+        return run(args.target, args.payloads, args.project, args.format, args.suggest_overlay, args.variant)
     except SchemaError as exc:
         _report(exc.diagnostics, sides.project_of(args.target, args.project))
         return 1

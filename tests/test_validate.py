@@ -18,6 +18,7 @@ from compare_tools import models
 from golden import ROOT
 from schemagen.compare import sides
 from schemagen.evidence import check, read_all
+from schemagen.evidence.explain import Explainer
 from test_compare_cli import run
 
 SPEC = ROOT / "tests" / "fixtures" / "validate" / "provider.yaml"
@@ -74,12 +75,21 @@ def test_the_explanation_refuses_what_msgspec_refuses(tmp_path: Path) -> None:
     cases.append((ROOT, "schemas/chat_completion_out.json", seed))
     for folder, target, payloads in cases:
         side = sides.load(str(folder / target), folder)
-        decoded = models(side)
-        files = [jsonl(tmp_path / "all.jsonl", payloads)]
-        for c in check(side, read_all(files, ["all.jsonl"])):
-            refused = decoded.decode(c.payload.value)
-            assert c.accepted == (refused is None), (target, c.payload.line, refused, c.problems)
-        assert any(not c.accepted for c in check(side, read_all(files, ["all.jsonl"])))
+        decoded, explainer = models(side), Explainer(side)
+        for payload in payloads:
+            refused, problems = decoded.decode(payload), explainer.explain(payload)
+            assert (problems == []) == (refused is None), (target, payload, refused, problems)
+        assert any(explainer.explain(p) for p in payloads)
+
+
+@pytest.mark.parametrize("variant", ["msgspec", "dataclass", "typeddict"])
+def test_each_variant_judges_with_its_own_models(variant: str) -> None:
+    """The seed's fixtures: the valid ones accepted, the invalid ones refused, by the variant asked for."""
+    side = sides.load(str(ROOT / "schemas" / "chat_completion_out.json"), ROOT)
+    files = sorted(PAYLOADS.rglob("*.json"))
+    checked, note = check(side, read_all(files, [str(f) for f in files]), variant)
+    assert note is None
+    assert [c.accepted for c in checked] == [f.parent.name == "valid" for f in files]
 
 
 @pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
@@ -103,8 +113,9 @@ def test_the_suggested_overlay_accepts_the_payloads_it_was_built_from(tmp_path: 
     targets = [a["target"] for a in overlay["actions"]]
     assert "$.components.schemas.Usage.allOf[1].required[?@ == 'iterations']" in targets
     assert all(f"of {50} recorded payloads" in a["description"] for a in overlay["actions"])
-    after = run(folder, "validate", "schemas/provider.yaml#ChatCompletion", *files)
-    assert after.returncode == 0, after.stdout + after.stderr
+    for variant in ("msgspec", "dataclass", "typeddict"):
+        after = run(folder, "validate", "schemas/provider.yaml#ChatCompletion", *files, "--variant", variant)
+        assert after.returncode == 0, after.stdout + after.stderr
     assert run(folder, "generate").returncode == 0  # (the overlay is one generate reads without a word)
 
 

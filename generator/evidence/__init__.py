@@ -28,10 +28,25 @@ class Checked:
         return not self.problems
 
 
-def check(side: Side, payloads: list[Payload]) -> list[Checked]:
-    """Each payload with the places where the side's models refuse it (none: accepted)."""
+def check(side: Side, payloads: list[Payload], variant: str = "msgspec") -> tuple[list[Checked], str | None]:
+    """Each payload with the places where the side's models of ``variant`` refuse it (none: accepted),
+    and a note when another variant's models had to judge (``variants.judge``).
+
+    The generated models decide; the places are the explanation's (``explain``, a model of msgspec's
+    decoding). Where the two disagree, which tests hold as a bug, the models' word stands: a payload
+    they refuse and the explanation finds nothing in is refused at the root, in their words."""
+    from .variants import judge
+
+    verdict, note = judge(side, variant)
     explainer = Explainer(side)
-    return [Checked(p, explainer.explain(p.value)) for p in payloads]
+    checked = []
+    for p in payloads:
+        refused = verdict(p.value)
+        problems = [] if refused is None else explainer.explain(p.value)
+        if refused is not None and not problems:
+            problems = [Problem("$", "type", refused, explainer.top[1])]
+        checked.append(Checked(p, problems))
+    return checked, note
 
 
 def place_of(problem: Problem, documents: dict[str, Any]) -> tuple[str, str]:

@@ -19,7 +19,8 @@ from .explain import Problem
 from .suggest import Suggestion, suggest
 
 
-def run(target: str, payload_files: list[str], project: Path | None, output: str, overlay: Path | None) -> int:
+def run(target: str, payload_files: list[str], project: Path | None, output: str, overlay: Path | None,
+        variant: str = "msgspec") -> int:
     """Prints the report; writes ``overlay`` when asked. Exit status: 0 when every payload is accepted."""
     try:
         side = sides.load(target, project)
@@ -27,7 +28,9 @@ def run(target: str, payload_files: list[str], project: Path | None, output: str
         print(f"error: {exc}", file=sys.stderr)
         return 1
     payloads = read_all([Path(f) for f in payload_files], payload_files)
-    checked = check(side, payloads)
+    checked, note = check(side, payloads, variant)
+    if note:
+        print(f"note: {note}", file=sys.stderr)
     assert side.source is not None and side.project is not None
     root = side.project
     documents = dict(mended(p, side.source, root) for p in side.source.files)
