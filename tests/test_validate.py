@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from compare_tools import models
+from compare_tools import models, side as side_of_schema
 from golden import ROOT
 from schemagen.compare import sides
 from schemagen.evidence import check, read_all
@@ -195,3 +196,38 @@ def test_the_walk_through_in_overlays_md_is_what_validate_prints(tmp_path: Path)
     run(folder, "validate", "schemas/provider.yaml#ChatCompletion", "recorded.jsonl", "--suggest-overlay",
         "schemas/provider.overlay.yaml")
     assert (folder / "schemas" / "provider.overlay.yaml").read_text() == overlay
+
+
+def test_explaining_a_deep_payload_is_linear_work(tmp_path: Path) -> None:
+    """A recursive model, each level's ``next`` a union with null, the one mistake at the bottom: every
+    level asks whether the union takes what is below it; counted calls grow by 2 per doubling, not 4."""
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "title": "Node", "type": "object",
+              "required": ["v"], "properties": {"v": {"type": "integer"},
+                                                "next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}}}
+    side = side_of_schema(tmp_path, schema)
+    explainer = Explainer(side)
+
+    def payload(depth: int) -> dict[str, Any]:
+        node: dict[str, Any] = {"v": "bottom"}
+        for _ in range(depth):
+            node = {"v": 1, "next": node}
+        return node
+
+    def work(depth: int) -> int:
+        calls = 0
+
+        def count(frame: Any, event: str, arg: object) -> None:
+            nonlocal calls
+            calls += event == "call"
+
+        value = payload(depth)
+        sys.setprofile(count)
+        try:
+            problems = explainer.explain(value)
+        finally:
+            sys.setprofile(None)
+        assert [p.where for p in problems] == ["$" + ".next" * depth + ".v"]
+        return calls
+
+    one, two, four = (work(n) for n in (12, 24, 48))
+    assert (four - two) / (two - one) <= 2.4, (one, two, four)

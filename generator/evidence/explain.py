@@ -68,18 +68,30 @@ class Explainer(Decoder):
 
     def __init__(self, side: Side) -> None:
         super().__init__(side)
+        self._known: dict[tuple[int, int, str], tuple[JSON, ir.Type, bool]] = {}
+        """Each (value, type, package) decided, by ids (the entry keeps both alive): explaining asks a
+        union's acceptance above each level it goes down, and each is decided once."""
         t, self.scope = ir.Ref(side.root), Scope(side, side.package)
         self.top = (t, Owner(self.scope.resolve(t)[0]))
 
     def explain(self, value: JSON) -> list[Problem]:
         """Every place where the side's root refuses ``value``; none when its msgspec model decodes it."""
         t, owner = self.top
+        self._known.clear()
         out: list[Problem] = []
         if not self.root(value):
             self._explain(value, self._legal_type(t, self.scope), self.scope, "$", owner, out)
             if not out:  # (cannot be, unless the two walks disagree: then the root is the place)
                 out.append(Problem("$", "type", "refused", owner))
         return out
+
+    def _value(self, value: JSON, t: ir.Type, scope: Scope) -> bool:
+        key = (id(value), id(t), scope.package)
+        known = self._known.get(key)
+        if known is None or known[0] is not value or known[1] is not t:
+            known = (value, t, super()._value(value, t, scope))
+            self._known[key] = known
+        return known[2]
 
     def _explain(self, value: JSON, t: ir.Type, scope: Scope, where: str, owner: Owner, out: list[Problem]) -> None:
         if value is None and not self._value(value, t, scope):  # (the place that says what it holds: not
