@@ -231,3 +231,16 @@ def test_explaining_a_deep_payload_is_linear_work(tmp_path: Path) -> None:
 
     one, two, four = (work(n) for n in (12, 24, 48))
     assert (four - two) / (two - one) <= 2.4, (one, two, four)
+
+
+@pytest.mark.parametrize("depth", [20_000, 200_000])
+def test_a_payload_nested_too_deep_is_an_error_not_a_traceback(tmp_path: Path, depth: int) -> None:
+    """Deeper than the models can be followed (read, not explained), or than JSON can be read here."""
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\nschemas = "schemas"\noutput = "generated"\n')
+    (tmp_path / "schemas" / "node.json").write_text(json.dumps(
+        {"title": "Node", "type": "object", "properties": {"next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}}}))
+    (tmp_path / "deep.json").write_text('{"next": ' * depth + '"x"' + "}" * depth)
+    result = run(tmp_path, "validate", "schemas/node.json", "deep.json")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert "nests too deeply" in result.stderr

@@ -28,7 +28,11 @@ def run(target: str, payload_files: list[str], project: Path | None, output: str
         print(f"error: {exc}", file=sys.stderr)
         return 1
     payloads = read_all([Path(f) for f in payload_files], payload_files)
-    checked, note = check(side, payloads, variant)
+    try:
+        checked, note = check(side, payloads, variant)
+    except RecursionError:
+        print("error: a payload nests too deeply for its models to be followed into it", file=sys.stderr)
+        return 1
     if note:
         print(f"note: {note}", file=sys.stderr)
     assert side.source is not None and side.project is not None

@@ -51,6 +51,9 @@ def _bodies(text: str, name: str, problems: list[Diagnostic]) -> list[Payload]:
                        for i, line in enumerate(lines, 1) if line.startswith("data:")), name, problems)
     try:
         return [Payload(name, None, json.loads(text))]
+    except RecursionError:
+        problems.append(Diagnostic(Location(name, in_document=False), "the payload nests too deeply to be read"))
+        return []
     except json.JSONDecodeError as whole:
         if sum(bool(line.strip()) for line in lines) < 2:
             problems.append(Diagnostic(Location(name, line=whole.lineno, column=whole.colno, in_document=False),
@@ -68,6 +71,9 @@ def _lines(numbered: Iterable[tuple[int, int, str]], name: str, problems: list[D
             continue
         try:
             found.append(Payload(name, number, json.loads(body)))
+        except RecursionError:
+            problems.append(Diagnostic(Location(name, line=number, in_document=False),
+                                       "the payload nests too deeply to be read"))
         except json.JSONDecodeError as exc:
             problems.append(Diagnostic(Location(name, line=number, column=before + exc.colno, in_document=False),
                                        f"invalid JSON: {exc.msg}"))
