@@ -72,6 +72,21 @@ def run(a: Side, b: Side) -> Comparison:
     return compare(a, b)
 
 
+def compared(tmp_path: Path, a: Any, b: Any) -> Comparison:
+    """``a`` against ``b``, with every witness checked against the real msgspec models of both."""
+    one, other = side(tmp_path / "a", a), side(tmp_path / "b", b)
+    found = run(one, other)
+    decoders: dict[str, Models] = {"a": models(one), "b": models(other)}
+    for d in found.differences:
+        if d.direction == "docs":
+            assert d.witness is None
+            continue
+        accepting, refusing = (decoders["a"], decoders["b"]) if d.direction == "a->b" else (decoders["b"], decoders["a"])
+        problem = shows(d, accepting, refusing)
+        assert problem is None, f"{d.direction} {d.where}: {d.what}: {problem}; witness {d.witness}"
+    return found
+
+
 def lines(c: Comparison, *directions: str) -> list[str]:
     return [f"{d.direction} {d.where or '(root)'}: {d.what}" for d in c.differences
             if not directions or d.direction in directions]

@@ -5,25 +5,29 @@
 typed with B's models, receiving A's responses, fails there); ``b->a`` the mirror; ``docs`` a
 description that differs. Each ``a->b``/``b->a`` difference carries a witness where one can be built
 (``witness``): a whole payload of the accepting root that its msgspec model decodes and the other
-side's refuses. ``sides`` reads ``PATH[#Name]``; ``report`` prints the result.
+side's refuses; one that has none because every payload reaching it is refused first by another
+difference is hidden by that one (``hiding``). ``sides`` reads ``PATH[#Name]``; ``report`` prints
+the result.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
-from .check import Checker, Found
+from . import hiding
+from .check import Checker, Found, Segments
 from .shapes import JSON
 from .sides import Side
 from .values import Builder
-from .witness import witness
+from .witness import Shown, witness
 
 Direction = Literal["a->b", "b->a", "docs"]
 DIRECTIONS: tuple[Direction, ...] = ("a->b", "b->a", "docs")
-Segments = tuple[tuple[str, str | int | None], ...]
+ROOT = "(root)"
+__all__ = ["DIRECTIONS", "Comparison", "Difference", "Direction", "Segments", "compare", "where"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,6 +46,15 @@ class Difference:
     witnessed: bool = False
     segments: Segments = ()
     """``where`` as steps: (``field``, key), (``item``, None), (``index``, i), (``value``, None), (``member``, label)."""
+    fact: str = ""
+    """``what`` without why there is no witness."""
+    hidden_by: Difference | None = None
+    """The difference every payload that reaches this one meets first, and is refused at (so this one
+    has no witness)."""
+    blocked: Segments | None = None
+    """Where no value both sides take exists, when that is why no witness was built (``hiding`` reads it)."""
+    omits: bool = False
+    """Whether the witness leaves a key out (else it holds a value there)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,22 +75,37 @@ def compare(a: Side, b: Side) -> Comparison:
     builder = Builder(a, b)
     found: list[Difference] = []
     for f in forward.found:
-        found.append(_difference("a->b", f, f.acc_decl, f.oth_decl, *witness(f, a, b, builder, ("A", "B"))))
+        found.append(_difference("a->b", f, f.acc_decl, f.oth_decl, witness(f, a, b, builder, ("A", "B"))))
     for f in backward.found:
-        found.append(_difference("b->a", f, f.oth_decl, f.acc_decl, *witness(f, b, a, builder, ("B", "A"))))
+        found.append(_difference("b->a", f, f.oth_decl, f.acc_decl, witness(f, b, a, builder, ("B", "A"))))
     for f in forward.notes:
-        found.append(_difference("docs", f, f.acc_decl, f.oth_decl, None, None))
+        found.append(_difference("docs", f, f.acc_decl, f.oth_decl, Shown(None)))
     unique = {(d.direction, d.where, d.what): d for d in reversed(found)}  # the first of each, kept
     rank = {direction: i for i, direction in enumerate(DIRECTIONS)}
     ordered = sorted(reversed(unique.values()), key=lambda d: (rank[d.direction], d.where))
     pairs = list(dict.fromkeys([*forward.pairs, *((p, q) for q, p in backward.pairs)]))
-    return Comparison(a.label, b.label, pairs, ordered)
+    return Comparison(a.label, b.label, pairs, _hidden(ordered, {"a->b": forward.again, "b->a": backward.again}))
 
 
-def _difference(direction: Direction, f: Found, a: str, b: str, payload: JSON, why: str | None) -> Difference:
-    what = f.what if why is None else f"{f.what} (no witness: {why})"
-    witnessed = direction != "docs" and why is None
-    return Difference(direction, where(f.segments), a, b, f.field, what, payload, witnessed, f.segments)
+def _hidden(ordered: list[Difference], again: dict[str, dict[Segments, Segments]]) -> list[Difference]:
+    """``ordered``, each difference another hides naming it (``hiding``)."""
+    parents = hiding.hiders([hiding.Spot(d.direction, d.segments, d.blocked, d.omits) for d in ordered], again)
+    done: dict[int, Difference] = {}
+    for i in hiding.outward(parents):
+        d, p = ordered[i], parents[i]
+        if p is not None:
+            hider = done[p]
+            d = replace(d, what=f"{d.fact} (no witness: hidden by {hider.where or ROOT})", hidden_by=hider)
+        done[i] = d
+    return [done[i] for i in range(len(ordered))]
+
+
+def _difference(direction: Direction, f: Found, a: str, b: str, shown: Shown) -> Difference:
+    what = f.what if shown.why is None else f"{f.what} (no witness: {shown.why})"
+    witnessed = direction != "docs" and shown.why is None
+    omits = f.edit is not None and f.edit.pair is not None and f.edit.member is None
+    return Difference(direction, where(f.segments), a, b, f.field, what, shown.value, witnessed, f.segments, f.what,
+                      blocked=shown.blocked, omits=omits)
 
 
 PLAIN_KEY = re.compile(r"[A-Za-z_$][\w$-]*")

@@ -24,6 +24,8 @@ from .shapes import (JSON, Scope, Typed, admits, bare, constrain, describe, desc
 from .sides import Side
 
 WORDS = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
+Segments = tuple[tuple[str, str | int | None], ...]
+"""A place as steps: (``field``, key), (``item``, None), (``index``, i), (``value``, None), (``member``, label)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -34,6 +36,8 @@ class Step:
     key: str | int | None
     acc: Typed
     oth: Typed
+    at: Segments = ()
+    """The place of the container."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,11 +54,13 @@ class Edit:
     value: JSON | Nothing = NOTHING
     pair: tuple[Typed, Typed] | None = None
     key: str | None = None
+    at: Segments = ()
+    """The place of ``pair``'s object."""
 
 
 @dataclass(frozen=True, eq=False)
 class Found:
-    segments: tuple[tuple[str, str | int | None], ...]
+    segments: Segments
     acc_decl: str
     oth_decl: str
     field: str | None
@@ -67,7 +73,7 @@ class Found:
 
 @dataclass(frozen=True, eq=False)
 class Place:
-    segments: tuple[tuple[str, str | int | None], ...]
+    segments: Segments
     trail: tuple[Step, ...]
     acc_decl: str
     oth_decl: str
@@ -76,7 +82,7 @@ class Place:
     def step(self, kind: str, key: str | int | None, acc: Typed, oth: Typed) -> Place:
         segment = (kind, key if kind in ("field", "index") else None)
         own = self.field if self.field is not None or kind != "field" else key
-        return replace(self, segments=(*self.segments, segment), trail=(*self.trail, Step(kind, key, acc, oth)),
+        return replace(self, segments=(*self.segments, segment), trail=(*self.trail, Step(kind, key, acc, oth, self.segments)),
                        field=own if isinstance(own, str) else None)
 
     def labelled(self, label: str) -> Place:
@@ -93,7 +99,10 @@ class Checker:
     notes: list[Found] = field(default_factory=list)
     """Description differences (with ``docs``)."""
     pairs: dict[tuple[str, str], None] = field(default_factory=dict)
-    seen: set[tuple[str, str, bool, bool]] = field(default_factory=set)
+    seen: dict[tuple[str, str, bool, bool], Segments] = field(default_factory=dict)
+    """Each pair of models compared, and where."""
+    again: dict[Segments, Segments] = field(default_factory=dict)
+    """Where a pair of models was met again (and not compared), and where it was compared."""
 
     def run(self) -> Checker:
         a, b = (Typed(*root(side)) for side in (self.acc, self.oth))
@@ -212,38 +221,39 @@ class Checker:
         if mine.name is not None and theirs.name is not None:
             met = (mine.name, theirs.name, *tagged)
             if met in self.seen:
+                self.again.setdefault(place.segments, self.seen[met])
                 return
-            self.seen.add(met)
+            self.seen[met] = place.segments
             self.pairs.setdefault((mine.name, theirs.name))
             if not place.segments:
                 self.described(place, mine.doc, theirs.doc)
             place = replace(place, acc_decl=mine.name, oth_decl=theirs.name, field=None)
         self.limited(m, o, b_type, place, limits(m.type))
-        pair = (m, o)
+        pair, at = (m, o), place.segments
         for key in dict.fromkeys([*mine.fields, *theirs.fields]):
             a, b = mine.fields.get(key), theirs.fields.get(key)
             here = place.step("field", key, m, o)
             if a is not None and b is not None:
                 if b.required and not a.required:
                     note = " (its union's tag)" if b.tag and not theirs_requires(o, key) else ""
-                    self.report(here, f"required in {y}{note}, optional in {x}", Edit(pair=pair, key=key), place.trail)
+                    self.report(here, f"required in {y}{note}, optional in {x}", Edit(pair=pair, key=key, at=at), place.trail)
                 self.types(Typed(a.type, mine.scope), Typed(b.type, theirs.scope), here)
                 self.described(here, _doc(a.doc, a.type, mine.scope), _doc(b.doc, b.type, theirs.scope))
             elif a is not None:
                 if theirs.extra is None:
                     self.report(here, f"field only in {x}; {y} forbids unknown fields",
-                                Edit(Typed(a.type, mine.scope), None, pair=pair, key=key), place.trail)
+                                Edit(Typed(a.type, mine.scope), None, pair=pair, key=key, at=at), place.trail)
                 else:
                     self.types(Typed(a.type, mine.scope), Typed(theirs.extra, theirs.scope), here)
             elif b is not None:
                 if b.required:  # (then what A lets through under the key is not said again)
-                    self.report(here, f"required in {y}, absent in {x}", Edit(pair=pair, key=key), place.trail)
+                    self.report(here, f"required in {y}, absent in {x}", Edit(pair=pair, key=key, at=at), place.trail)
                 elif mine.extra is not None:
                     self.unknown(Typed(mine.extra, mine.scope), Typed(b.type, theirs.scope), here)
         if mine.extra is not None:
             if theirs.extra is None:
                 self.report(place, f"unknown fields pass in {x}, {y} forbids them",
-                            Edit(Typed(mine.extra, mine.scope), None, pair=pair))
+                            Edit(Typed(mine.extra, mine.scope), None, pair=pair, at=at))
             else:
                 self.types(Typed(mine.extra, mine.scope), Typed(theirs.extra, theirs.scope),
                            place.step("value", None, m, o))

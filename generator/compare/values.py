@@ -15,7 +15,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from itertools import islice
 
 from .. import ir
+from .check import Segments
 from .decode import Decoder
+from .pairing import label
 from .shapes import JSON, Typed, bare, flatten, kind, limits, shape
 from .sides import Side
 from .strings import PLAIN, samples
@@ -33,7 +35,17 @@ MAX_ITEMS = 1000
 
 
 class NoValue(Exception):
-    """No value was found; ``str(exc)`` says what was looked for."""
+    """No value was found; ``str(exc)`` says what was looked for. ``at``: the place, from where the value
+    was wanted, at which no value both sides take exists (``None``: not known to be so, as when a value
+    would be too big to build)."""
+
+    def __init__(self, message: str, at: Segments | None = None) -> None:
+        super().__init__(message)
+        self.at = at
+
+    def under(self, *steps: tuple[str, str | int | None]) -> NoValue:
+        """This failure, as seen from the container of ``steps``."""
+        return NoValue(str(self), None if self.at is None else (*steps, *self.at))
 
 
 class Builder:
@@ -47,11 +59,12 @@ class Builder:
         if depth > MAX_DEPTH:
             raise NoValue("the values nest too deeply")
         mine, theirs = flatten(a.type, a.scope), flatten(b.type, b.scope)
+        failed: list[Failure] = []
         for m in sorted(mine, key=lambda t: ORDER.index(kind(t.type))):
-            for value in islice(self._values(m, theirs, depth), MAX_TRIES):
+            for value in islice(self._values(m, theirs, depth, failed=failed), MAX_TRIES):
                 if self.takes(value, a) and self.takes(value, b):
                     return value
-        raise NoValue("no value both sides take")
+        raise NoValue("no value both sides take", _blocked(failed, mine, theirs))
 
     def only(self, member: Typed, against: Typed | None, relaxed: Typed | None = None) -> JSON:
         """A value ``member`` takes and ``against`` refuses (any value of ``member`` without ``against``),
@@ -84,11 +97,12 @@ class Builder:
                 continue
             tx, ty = (x.type if x else mine.extra), (y.type if y else theirs.extra)
             if tx is None or ty is None:
-                raise NoValue(f"key {key!r} is required on one side and refused on the other")
+                raise NoValue(f"key {key!r} is required on one side and refused on the other", (("field", key),))
             try:
                 out[key] = self.common(Typed(tx, mine.scope), Typed(ty, theirs.scope), depth + 1)
             except NoValue as exc:
-                raise NoValue(f"{exc} at key {key!r}" if " at key " not in str(exc) else str(exc)) from None
+                said = f"{exc} at key {key!r}" if " at key " not in str(exc) else str(exc)
+                raise NoValue(said, exc.under(("field", key)).at) from None
         wanted = max(mine.limits.min_length or 0, theirs.limits.min_length or 0)
         if wanted > MAX_ITEMS:
             raise NoValue(f"an object of at least {wanted} keys is more than a witness holds ({MAX_ITEMS})")
@@ -100,15 +114,23 @@ class Builder:
         """``count`` items both lists (or tuples) ``a`` and ``b`` take, position by position."""
         if count > MAX_ITEMS:
             raise NoValue(f"{count} items are more than a witness holds ({MAX_ITEMS})")
-        return [self.common(_item(a, i), _item(b, i), depth + 1) for i in range(count)]
+        out = []
+        for i in range(count):
+            try:
+                out.append(self.common(_item(a, i), _item(b, i), depth + 1))
+            except NoValue as exc:
+                raise exc.under(("index", i) if isinstance(bare(a.type), ir.Tuple) else ("item", None)) from None
+        return out
 
-    def _values(self, m: Typed, partners: list[Typed], depth: int, near: list[Typed] | None = None) -> Iterator[JSON]:
+    def _values(self, m: Typed, partners: list[Typed], depth: int, near: list[Typed] | None = None,
+                failed: list[Failure] | None = None) -> Iterator[JSON]:
         """Candidates for ``m``, smallest first; ``partners``: the other side's members (their
-        literals and limits are tried too), ``near``: members whose limits to try values around."""
+        literals and limits are tried too), ``near``: members whose limits to try values around;
+        ``failed``: where lists and objects could not be built, and why."""
         members = flatten(m.type, m.scope)
         if len(members) != 1 or members[0].type != m.type or members[0].scope is not m.scope:
             for member in sorted(members, key=lambda t: ORDER.index(kind(t.type))):  # a union, or an alias
-                yield from self._values(member, partners, depth, near)
+                yield from self._values(member, partners, depth, near, failed)
             return
         k = kind(m.type)
         if k == "null":
@@ -121,13 +143,13 @@ class Builder:
                     yield from self._values(p, [p], depth)
             yield from ANYTHING
         elif k == "array":
-            yield from self._lists(m, partners, depth)
+            yield from self._lists(m, partners, depth, failed)
         elif k == "object":
-            yield from self._objects(m, partners, depth)
+            yield from self._objects(m, partners, depth, failed)
         else:
             yield from _scalars(m, [*partners, *(near or [])])
 
-    def _lists(self, m: Typed, partners: list[Typed], depth: int) -> Iterator[JSON]:
+    def _lists(self, m: Typed, partners: list[Typed], depth: int, failed: list[Failure] | None) -> Iterator[JSON]:
         for p in [p for p in partners if kind(p.type) == "array"] or [m]:
             mine, theirs = lengths(m), lengths(p)
             counts = {mine[0], theirs[0], mine[0] + 1, max(theirs[0] - 1, 0)}
@@ -138,15 +160,38 @@ class Builder:
                     continue
                 try:
                     yield self.items(m, p, count, depth)
-                except NoValue:
-                    continue
+                except NoValue as exc:
+                    _failed(failed, m, p, exc)
 
-    def _objects(self, m: Typed, partners: list[Typed], depth: int) -> Iterator[JSON]:
+    def _objects(self, m: Typed, partners: list[Typed], depth: int, failed: list[Failure] | None) -> Iterator[JSON]:
         for p in [p for p in partners if kind(p.type) == "object"] or [m]:
             try:
                 yield self.instance(m, p, depth=depth)
-            except NoValue:
-                continue
+            except NoValue as exc:
+                _failed(failed, m, p, exc)
+
+
+Failure = tuple[Typed, Typed, NoValue]
+"""A member, the other side's member it was built against, and why no value was."""
+
+
+def _failed(failed: list[Failure] | None, m: Typed, p: Typed, exc: NoValue) -> None:
+    if failed is not None:
+        failed.append((m, p, exc))
+
+
+def _blocked(failed: list[Failure], mine: list[Typed], theirs: list[Typed]) -> Segments | None:
+    """Where no value both sides take is, from the place of the union ``mine`` against ``theirs``: the
+    place of the first member that could not be built (named as ``check`` names it where a side has
+    two of its kind), else here; ``None`` when some member could not be built for another reason."""
+    if any(exc.at is None for _, _, exc in failed):
+        return None
+    if not failed:
+        return ()
+    m, p, exc = failed[0]
+    k = kind(m.type)
+    twice = max(sum(kind(t.type) == k for t in side) for side in (mine, theirs)) > 1
+    return exc.under(("member", label(m, p))).at if twice else exc.at
 
 
 def fresh_key(taken: Mapping[str, JSON], *objects: Typed) -> str:

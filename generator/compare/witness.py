@@ -5,34 +5,57 @@ The payload is built from the place of the difference outwards: there, the value
 accepting side takes (or the object without the key the other side requires, or with the key it
 forbids); around it, each container with the smallest values both sides take everywhere else. It
 is then decoded with both sides' decoders (``decode``); when it does not show the difference, or
-cannot be built, ``why`` says so.
+cannot be built, ``why`` says so, and ``blocked`` where no value both sides take was met on the way
+out (``hiding`` reads it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from .check import Edit, Found, Step
+from .check import Edit, Found, Segments, Step
 from .pairing import Nothing
 from .shapes import JSON, Typed
 from .sides import Side
 from .values import MAX_ITEMS, Builder, NoValue, fresh_key, lengths
 
 
-def witness(found: Found, acc: Side, oth: Side, builder: Builder, letters: tuple[str, str]) -> tuple[JSON, str | None]:
-    """The payload, and ``None``; or ``None`` and why there is none (``letters``: the sides' names)."""
+@dataclass(frozen=True)
+class Shown:
+    value: JSON
+    """The payload (``None`` is JSON null where ``why`` is ``None``)."""
+    why: str | None = None
+    """Why there is no payload."""
+    blocked: Segments | None = None
+    """When that is why there is none, the place (from the root) of a key a container of the payload
+    must hold, where no value both sides take exists."""
+
+
+def witness(found: Found, acc: Side, oth: Side, builder: Builder, letters: tuple[str, str]) -> Shown:
+    """The payload; or why there is none (``letters``: the sides' names)."""
     x, y = letters
     if found.edit is None:
-        return None, found.why or "the difference names no value to build one from"
+        return Shown(None, found.why or "the difference names no value to build one from")
     try:
         value = _around(found.trail, _here(found.edit, builder), builder)
     except NoValue as exc:
-        return None, found.why or f"no payload could be built: {exc}"
+        blocked = exc.at if isinstance(exc, Unbuilt) and found.why is None else None
+        return Shown(None, found.why or f"no payload could be built: {exc}", blocked)
     if not builder.decoders[id(acc)].root(value):
-        return None, found.why or f"no payload was found that {x}'s model decodes with this difference"
+        return Shown(None, found.why or f"no payload was found that {x}'s model decodes with this difference")
     if builder.decoders[id(oth)].root(value):
-        return None, found.why or f"{y}'s msgspec model decodes every payload tried: it checks less here than its schema says"
-    return value, None
+        return Shown(None, found.why or f"{y}'s msgspec model decodes every payload tried: it checks less here than "
+                                         "its schema says")
+    return Shown(value)
+
+
+class Unbuilt(NoValue):
+    """No payload: ``at`` is the whole place (from the root) where no value both sides take exists."""
+
+
+def _from(where: Segments, exc: NoValue) -> Unbuilt:
+    return Unbuilt(str(exc), None if exc.at is None else (*where, *exc.at))
 
 
 def _here(edit: Edit, builder: Builder) -> JSON:
@@ -41,18 +64,32 @@ def _here(edit: Edit, builder: Builder) -> JSON:
         if not isinstance(edit.value, Nothing):
             return edit.value
         assert edit.member is not None
-        return builder.only(edit.member, edit.against, edit.relaxed)
+        return _only(builder, edit.member, edit.against, edit.relaxed)
     a, b = edit.pair
-    if edit.member is None:
-        return builder.instance(a, b, omit=edit.key)
-    key = edit.key if edit.key is not None else fresh_key({}, a, b)
-    return builder.instance(a, b, {key: builder.only(edit.member, edit.against)})
+    value: dict[str, JSON] = {}
+    if edit.member is not None:
+        value[edit.key if edit.key is not None else fresh_key({}, a, b)] = _only(builder, edit.member, edit.against)
+    try:
+        return builder.instance(a, b, value, omit=edit.key if edit.member is None else None)
+    except NoValue as exc:
+        raise _from(edit.at, exc) from None
+
+
+def _only(builder: Builder, member: Typed, against: Typed | None, relaxed: Typed | None = None) -> JSON:
+    """The value of the difference itself: when there is none, no other difference is the reason."""
+    try:
+        return builder.only(member, against, relaxed)
+    except NoValue as exc:
+        raise Unbuilt(str(exc)) from None
 
 
 def _around(trail: Sequence[Step], value: JSON, builder: Builder) -> JSON:
     """``value`` inside the containers of ``trail``, innermost last."""
     for step in reversed(trail):
-        value = _container(step, value, builder)
+        try:
+            value = _container(step, value, builder)
+        except NoValue as exc:
+            raise _from(step.at, exc) from None
     return value
 
 
