@@ -89,16 +89,18 @@ def test_markdown_is_a_table(project: Path) -> None:
 def test_json_has_the_pairs_and_each_difference_with_its_witness(project: Path) -> None:
     done = run(project, "compare", "schemas/provider.json", "schemas/openai.json#Response", "--format", "json")
     document = json.loads(done.stdout)
-    assert list(document) == ["a", "b", "pairs", "differences"]
+    assert list(document) == ["a", "b", "pairs", "differences", "root_causes"]
     assert document["a"] == "schemas/provider.json#Out" and document["b"] == "schemas/openai.json#Response"
     assert document["pairs"] == [["Out", "Response"], ["Choice", "ResponseChoice"]]
     first = document["differences"][1]
-    assert list(first) == ["direction", "where", "a", "b", "field", "what", "witness"]
+    assert list(first) == ["direction", "where", "a", "b", "field", "what", "witness", "hidden_by"]
     assert first == {"direction": "a->b", "where": "choices[].finish_reason", "a": "Choice",
                      "b": "ResponseChoice", "field": "finish_reason",
                      "what": "value 'malformed_function_call' only in A",
-                     "witness": {"id": "", "model": "", "choices": [{"index": 0, "finish_reason": "malformed_function_call"}]}}
+                     "witness": {"id": "", "model": "", "choices": [{"index": 0, "finish_reason": "malformed_function_call"}]},
+                     "hidden_by": None}
     assert all(d["witness"] is not None for d in document["differences"])
+    assert document["root_causes"] == []
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from compare_tools import compared
-from schemagen.compare import Comparison, Difference
+from schemagen.compare import Comparison, Difference, report
 
 from golden import ROOT
 
@@ -153,3 +153,54 @@ def test_a_difference_no_payload_shows_for_its_own_reason_is_hidden_by_none(tmp_
     [unique] = [d for d in found.differences if "unique items" in d.what]
     assert unique.hidden_by is None
     assert unique.what.endswith("(no witness: B's msgspec model does not check unique items)")
+
+
+# As printed --------------------------------------------------------------------------------
+
+
+def test_the_report_opens_with_the_root_causes_and_lists_the_hidden_under_them(tmp_path: Path) -> None:
+    found = compared(tmp_path, _fixture("openai.json"), _fixture("mistral.json"))
+    lines = report.text(found).splitlines()
+    assert lines[0] == ("root causes: 2 differences hide 18 others; a payload that reaches a hidden one is refused "
+                        "first at the one it is listed under")
+    assert lines[1] == "a->b  choices[].message.refusal: field only in A; B forbids unknown fields (hides 8)"
+    assert lines[2].startswith('      witness: {"id": "", "object": "chat.completion", ')
+    assert lines[3] == "b->a  choices[].message.refusal: required in A, absent in B (hides 10)"
+    assert lines[5] == ""
+    body = lines[6:]
+    at = body.index("a->b  choices[].message.refusal: field only in A; B forbids unknown fields")
+    assert body[at + 1:at + 1 + len(HIDDEN_A_TO_B)] == ["      " + h.replace(" ", "  ", 1) for h in HIDDEN_A_TO_B]
+    assert body[at + 1 + len(HIDDEN_A_TO_B)] == "a->b  usage: required in B, optional in A"
+    assert len(body) == len(found.differences) and "no witness" not in report.text(found)
+
+
+def test_markdown_marks_the_hidden_rows_and_json_names_the_hider(tmp_path: Path) -> None:
+    found = compared(tmp_path, _fixture("openai.json"), _fixture("mistral.json"))
+    rows = report.markdown(found).splitlines()
+    assert rows[0].startswith("**Root causes**: 2 differences hide 18 others")
+    assert rows[2:4] == ["| direction | where | what | hides | witness |", "| --- | --- | --- | --- | --- |"]
+    assert rows[4].startswith("| **a->b** | `choices[].message.refusal` | field only in A; B forbids unknown fields | 8 | ")
+    table = rows[rows.index("| direction | where | A | B | what |"):]
+    at = table.index("| **a->b** | `choices[].message.refusal` | `Message` | `AssistantMessage` | field only in A; B "
+                     "forbids unknown fields |")
+    assert table[at + 1] == ("| ↳ **a->b** | `choices[].finish_reason` | `Choice` | `ChatCompletionChoice` | value "
+                             "'content\\_filter' only in A |")
+    document = json.loads(report.as_json(found))
+    hidden = [d for d in document["differences"] if d["hidden_by"] is not None]
+    assert len(hidden) == 18 and {d["hidden_by"] for d in hidden} == {"choices[].message.refusal"}
+    assert [(c["direction"], c["where"], c["hides"]) for c in document["root_causes"]] == [
+        ("a->b", "choices[].message.refusal", 8), ("b->a", "choices[].message.refusal", 10)]
+    assert document["root_causes"][0]["witness"] == _one(found, "a->b", "choices[].message.refusal").witness
+
+
+def test_a_hidden_hider_is_listed_under_its_own_and_counted_in_the_root_cause(tmp_path: Path) -> None:
+    message_a = _closed({"refusal": STRING, "text": {"type": "integer"}}, ["refusal"])
+    a = {"title": "R", **_closed({"object": {"const": "a"}, "m": message_a}, ["object"])}
+    b = {"title": "R", **_closed({"object": {"const": "b"}, "m": _closed({"text": STRING}, [])}, ["object"])}
+    lines = report.text(compared(tmp_path, a, b)).splitlines()
+    assert lines[:2] == ["root causes: 2 differences hide 4 others; a payload that reaches a hidden one is refused "
+                         "first at the one it is listed under",
+                         "a->b  object: value 'a' only in A (hides 2)"]
+    at = lines.index("a->b  object: value 'a' only in A")
+    assert lines[at + 1:at + 3] == ["      a->b  m.refusal: field only in A; B forbids unknown fields",
+                                    "            a->b  m.text: int in A, str in B"]
