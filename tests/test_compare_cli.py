@@ -128,9 +128,22 @@ def test_paths_are_read_in_their_own_project_or_in_project(project: Path, tmp_pa
     (elsewhere / "pyproject.toml").write_text('[tool.schemagen]\nschemas = "schemas"\n')
     write(elsewhere / "schemas" / "provider.json", {**PROVIDER, "required": []})
     done = run(project / "schemas", "compare", "provider.json", str(elsewhere / "schemas" / "provider.json"))
-    assert done.stderr.startswith("0 a->b, 2 b->a, 0 docs (schemas/provider.json#Out as A, schemas/provider.json#Out as B)")
+    other = os.path.relpath(elsewhere / "schemas" / "provider.json", project / "schemas")
+    assert done.stderr.startswith(f"0 a->b, 2 b->a, 0 docs (provider.json#Out as A, {other}#Out as B)"), done.stderr
     with_project = run(elsewhere, "--project", str(project), "compare", "schemas/provider.json", "schemas/openai.json#Response")
     assert with_project.stdout == EXPECTED
+    there = os.path.relpath(project / "schemas", elsewhere)
+    assert f"({there}/provider.json#Out as A, {there}/openai.json#Response as B)" in with_project.stderr
+
+
+def test_a_side_is_named_as_typed_relative_to_the_working_folder(project: Path) -> None:
+    """Not as the project names it: run in a folder of the project, ``../schemas/x.json`` is that."""
+    (project / "work").mkdir()
+    done = run(project / "work", "compare", "../schemas/provider.json", "./../schemas/openai.json#Response")
+    assert "(../schemas/provider.json#Out as A, ../schemas/openai.json#Response as B)" in done.stderr, done.stderr
+    missing = run(project / "work", "compare", "../schemas/provider.json", "../schemas/openai.json")
+    assert missing.stderr.startswith("error: B: ../schemas/openai.json has no root schema; name a declaration: "
+                                     "../schemas/openai.json#Name"), missing.stderr
 
 
 def test_references_to_another_input_are_followed(project: Path) -> None:

@@ -2,7 +2,8 @@
 declaration it names.
 
 PATH is an input file or folder, in the project it is in (the nearest folder above it whose
-``pyproject.toml`` holds ``[tool.schemagen]``), or in ``--project DIR`` with PATH relative to DIR.
+``pyproject.toml`` holds ``[tool.schemagen]``), or in ``--project DIR`` with PATH relative to DIR;
+the output names it relative to the working folder, as typed.
 An input listed under ``[[tool.schemagen.inputs]]`` keeps its settings there (name, dialect,
 overlays, ``required_defaults``). The inputs it refers to are lowered too, so that a reference to
 another input's declaration can be followed. ``Name`` is a declaration as the schema names it (its
@@ -13,6 +14,7 @@ class name, or a JSON pointer (``#/definitions/X``); without it, the input's roo
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -65,8 +67,19 @@ def load(spec: str, project: Path | None) -> Side:
     module, _ = linker.lower(source)
     modules = {source.name: module}
     _referenced(module, {o.name: o for o in linker.by_file.values()}, linker, modules)
-    declaration = _find(module, name, source.display)
-    return Side(f"{source.display}#{declaration.name}", modules, source.name, declaration.name, source, cfg.root)
+    shown = shown_path(path)
+    declaration = _find(module, name, shown)
+    return Side(f"{shown}#{declaration.name}", modules, source.name, declaration.name, source, cfg.root)
+
+
+def shown_path(path: Path) -> str:
+    """How the output names the input at ``path``: relative to the working folder (so, as typed when it was
+    typed relative to it), ``/`` after a folder."""
+    try:
+        text = Path(os.path.relpath(path, Path.cwd())).as_posix()
+    except ValueError:  # (another drive)
+        text = path.as_posix()
+    return text + "/" if path.is_dir() else text
 
 
 def project_of(spec: str, project: Path | None) -> Path:
