@@ -177,17 +177,19 @@ def test_a_listed_input_is_compared_with_its_settings(project: Path) -> None:
     assert listed.stdout == "a->b  choices: required in B, optional in A\n", listed.stderr
 
 
-def _docs_example() -> tuple[str, str]:
-    """The command and the output docs/compare.md shows for the provider against OpenAI's description."""
+def _docs_examples() -> list[tuple[str, str]]:
+    """Each command docs/compare.md shows (``$ schemagen compare …``) and its output: the provider against
+    OpenAI's description, and the Mistral-like fixture."""
     text = (ROOT / "docs" / "compare.md").read_text()
-    block = re.search(r"```\n\$ (schemagen compare [^\n]*)\n(.*?)```", text, re.S)
-    assert block is not None, "docs/compare.md has no `$ schemagen compare` example"
-    return block.group(1), block.group(2)
+    blocks = re.findall(r"```\n\$ (schemagen compare [^\n]*)\n(.*?)```", text, re.S)
+    assert len(blocks) == 2, "docs/compare.md should show two `$ schemagen compare` examples"
+    return blocks
 
 
-def test_the_docs_example_is_what_compare_prints() -> None:
+@pytest.mark.parametrize("example", _docs_examples(), ids=["openai", "mistral"])
+def test_the_docs_example_is_what_compare_prints(example: tuple[str, str]) -> None:
     """Run at the root as docs/compare.md shows it, with OpenAI's description vendored in examples/openai."""
-    command, shown = _docs_example()
+    command, shown = example
     done = run(ROOT, *command.split()[1:])
     assert done.returncode == 0, done.stderr
     summary = shown.splitlines()[-1]
