@@ -239,3 +239,68 @@ def test_defaults_along_a_ref_chain_are_looked_up_once_a_target(tmp_path: Path, 
         to_ir(Input("chain", path, path.name), tmp_path, Reporter())
         work.append(looked[0])
     assert _linear(work), work
+
+
+def _hiding_work(n: int, folder: Path) -> tuple[int, int]:
+    """The lines ``compare.hiding`` runs (lines, not calls: a loop over all differences makes no call)
+    while ``compare`` and its text report treat two responses whose choice's message differs in ``n``
+    properties, all hidden by the ``refusal`` one side's closed message lacks; and how many are hidden."""
+    from compare_tools import side
+    from schemagen.compare import compare, hiding, report
+
+    def response(message: dict[str, Any]) -> dict[str, Any]:
+        choice = {"type": "object", "required": ["message"], "properties": {"message": message}}
+        return {"title": "R", "type": "object", "properties": {"choices": {"type": "array", "items": choice}}}
+
+    parts = {f"p{i}": {"type": "integer"} for i in range(n)}
+    a = response({"type": "object", "required": ["refusal"], "properties": {"refusal": {"type": "string"}, **parts}})
+    b = response({"type": "object", "additionalProperties": False,
+                  "properties": {k: {"type": "string"} for k in parts}})
+    one, other = side(folder / f"a{n}", a), side(folder / f"b{n}", b)
+    lines = 0
+
+    def local(frame: FrameType, event: str, arg: object) -> Any:
+        nonlocal lines
+        if event == "line":
+            lines += 1
+        return local
+
+    def trace(frame: FrameType, event: str, arg: object) -> Any:
+        return local if frame.f_globals.get("__name__") == hiding.__name__ else None
+
+    sys.settrace(trace)
+    try:
+        found = compare(one, other)
+        report.text(found)
+    finally:
+        sys.settrace(None)
+    return lines, sum(d.hidden_by is not None for d in found.differences)
+
+
+def test_finding_which_difference_hides_which_is_linear_in_the_differences(tmp_path: Path) -> None:
+    """One look-up per difference, not each difference against every other: a difference hidden by
+    another, n of them each way, doubled twice."""
+    sizes = [n * 4 for n in SIZES]
+    measured = [_hiding_work(n, tmp_path) for n in sizes]
+    assert [hidden for _, hidden in measured] == [2 * n + 1 for n in sizes]  # each p_i both ways, the unknown keys
+    work = [lines for lines, _ in measured]
+    assert work[1] > work[0] and _linear(work), work
+
+
+def test_the_line_count_sees_each_difference_compared_with_every_other(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The measure can fail: the same hiders, found after reading every difference's place once per
+    difference, are caught at these sizes."""
+    from schemagen.compare import hiding
+
+    found = hiding.hiders
+
+    def pairwise(spots: list[hiding.Spot], again: Any) -> list[int | None]:
+        for _ in spots:
+            for other in spots:
+                hiding._unlabelled(other.segments)
+        return found(spots, again)
+
+    monkeypatch.setattr(hiding, "hiders", pairwise)
+    work = [_hiding_work(n * 4, tmp_path)[0] for n in SIZES]
+    assert not _linear(work), work
