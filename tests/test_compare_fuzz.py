@@ -33,6 +33,7 @@ from compare_tools import Models, lowered, models, run, shows, side_of
 from fuzz_strategies import SEED_SCHEMA, Dialect, edit, json_values, ref_to, schemas
 from payload_strategies import lists, mutated, payloads
 from schemagen import ir
+from schemagen.compare import report
 from schemagen.compare.shapes import Scope, Typed, bare, flatten, kind, limits, shape, within
 from schemagen.compare.sides import Side
 from schemagen.compare.values import FORMATTED, Builder, NoValue
@@ -248,6 +249,11 @@ def test_compatible_means_every_payload_passes_and_every_witness_shows_its_diffe
             accepting, other = (ma, mb) if d.direction == "a->b" else (mb, ma)
             problem = shows(d, accepting, other)
             assert problem is None, f"{d.direction} {d.where}: {d.what}: {problem}; witness {d.witness}"
+        if d.hidden_by is not None:  # one of the differences, the same way round; this one has no witness
+            assert any(h is d.hidden_by for h in found.differences) and d.hidden_by is not d
+            assert d.hidden_by.direction == d.direction and not d.witnessed, d.what
+    for printed in (report.text, report.markdown, report.as_json):
+        assert printed(found)
     keys = sorted(set(_wire_names(a.modules["x"])) | set(_wire_names(b.modules["x"])))
     builder = Builder(a, b)
     for source, target, direction in ((ma, mb, "a->b"), (mb, ma, "b->a")):

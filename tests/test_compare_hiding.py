@@ -204,3 +204,18 @@ def test_a_hidden_hider_is_listed_under_its_own_and_counted_in_the_root_cause(tm
     at = lines.index("a->b  object: value 'a' only in A")
     assert lines[at + 1:at + 3] == ["      a->b  m.refusal: field only in A; B forbids unknown fields",
                                     "            a->b  m.text: int in A, str in B"]
+
+
+def test_a_line_that_says_what_one_before_it_says_once_it_names_its_hider_is_left_out() -> None:
+    """Two findings of one difference that had no witness for different reasons read the same once
+    both are hidden by one: the line is printed once."""
+    from schemagen.compare import _hidden
+
+    place = (("field", "m"), ("field", "refusal"))
+    hider = Difference("a->b", "m.refusal", "M", "N", "refusal", "field only in A", {"m": {"refusal": ""}}, True,
+                       place, "field only in A")
+    twice = [Difference("a->b", "n", "R", "S", "n", f"int in A, str in B (no witness: {why})", None, False,
+                        (("field", "n"),), "int in A, str in B", blocked=place) for why in ("one", "other")]
+    kept = _hidden([hider, *twice], {})
+    assert [d.what for d in kept] == ["field only in A", "int in A, str in B (no witness: hidden by m.refusal)"]
+    assert kept[1].hidden_by is kept[0]

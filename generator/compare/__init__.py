@@ -88,7 +88,8 @@ def compare(a: Side, b: Side) -> Comparison:
 
 
 def _hidden(ordered: list[Difference], again: dict[str, dict[Segments, Segments]]) -> list[Difference]:
-    """``ordered``, each difference another hides naming it (``hiding``)."""
+    """``ordered``, each difference another hides naming it (``hiding``); a line that says what one before
+    it says, once it names its hider, is left out (unless it hides some)."""
     parents = hiding.hiders([hiding.Spot(d.direction, d.segments, d.blocked, d.omits) for d in ordered], again)
     done: dict[int, Difference] = {}
     for i in hiding.outward(parents):
@@ -97,7 +98,15 @@ def _hidden(ordered: list[Difference], again: dict[str, dict[Segments, Segments]
             hider = done[p]
             d = replace(d, what=f"{d.fact} (no witness: hidden by {hider.where or ROOT})", hidden_by=hider)
         done[i] = d
-    return [done[i] for i in range(len(ordered))]
+    hiders = {p for p in parents if p is not None}
+    said: set[tuple[str, str, str]] = set()
+    kept = []
+    for i in range(len(ordered)):
+        d = done[i]
+        if (d.direction, d.where, d.what) not in said or i in hiders:
+            said.add((d.direction, d.where, d.what))
+            kept.append(d)
+    return kept
 
 
 def _difference(direction: Direction, f: Found, a: str, b: str, shown: Shown) -> Difference:
