@@ -252,6 +252,8 @@ def test_compatible_means_every_payload_passes_and_every_witness_shows_its_diffe
         if d.hidden_by is not None:  # one of the differences, the same way round; this one has no witness
             assert any(h is d.hidden_by for h in found.differences) and d.hidden_by is not d
             assert d.hidden_by.direction == d.direction and not d.witnessed, d.what
+    said = [(d.direction, d.where, d.what) for d in found.differences]
+    assert len(said) == len(set(said)), "a line is printed twice"
     for printed in (report.text, report.markdown, report.as_json):
         assert printed(found)
     keys = sorted(set(_wire_names(a.modules["x"])) | set(_wire_names(b.modules["x"])))
