@@ -244,3 +244,33 @@ def test_a_payload_nested_too_deep_is_an_error_not_a_traceback(tmp_path: Path, d
     result = run(tmp_path, "validate", "schemas/node.json", "deep.json")
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-2000:]
     assert "nests too deeply" in result.stderr
+
+
+def test_swagger_says_null_its_own_way_and_a_key_no_field_names_opens_its_object(tmp_path: Path) -> None:
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.schemagen]\nschemas = "schemas"\noutput = "generated"\n')
+    (tmp_path / "schemas" / "api.json").write_text(json.dumps({
+        "swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {}, "definitions": {
+            "Out": {"type": "object", "required": ["a"], "additionalProperties": False,
+                    "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}}}))
+    payloads = jsonl(tmp_path / "p.jsonl", [{"a": None}, {"a": "x", 'say "hi"': 1}, {"a": "x", "b": "y"}])
+    first = run(tmp_path, "validate", "schemas/api.json#Out", str(payloads), "--suggest-overlay", "schemas/api.overlay.yaml")
+    assert first.returncode == 1, first.stderr
+    actions = yaml.safe_load((tmp_path / "schemas" / "api.overlay.yaml").read_text())["actions"]
+    assert {"target": "$.definitions.Out.properties.a", "description": "null in 1 of 3 recorded payloads",
+            "update": {"x-nullable": True}} in actions
+    assert any(a["target"] == "$.definitions.Out.additionalProperties" and a.get("remove") for a in actions)
+    again = run(tmp_path, "validate", "schemas/api.json#Out", str(payloads))
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_what_is_no_json_is_an_error_and_a_byte_order_mark_is_none(tmp_path: Path) -> None:
+    folder = project(tmp_path)
+    good = recorded(random.Random(2), 1)[0]
+    (tmp_path / "bom.json").write_bytes(b"\xef\xbb\xbf" + json.dumps(good).encode())
+    (tmp_path / "nan.jsonl").write_text(json.dumps(good) + "\n" + '{"id": NaN}\n')
+    result = run(folder, "validate", "schemas/provider.yaml#ChatCompletion", str(tmp_path / "bom.json"),
+                 str(tmp_path / "nan.jsonl"))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"{tmp_path / 'nan.jsonl'}:2" in result.stderr and "NaN is no JSON number" in result.stderr
+    assert "bom.json" not in result.stderr

@@ -103,8 +103,11 @@ def _write_overlay(path: Path, checked: list[Checked], documents: dict[str, Any]
     return found
 
 
-def _says_nullable(document: Any) -> bool:
-    """OpenAPI 3.0 and Swagger 2.0 say null with ``nullable: true``; 3.1 and JSON Schema with the type ``null``."""
+def _says_nullable(document: Any) -> str | None:
+    """The keyword that says null: ``nullable`` in OpenAPI 3.0, ``x-nullable`` in Swagger 2.0; ``None``
+    in 3.1 and JSON Schema, where null is a type."""
     if not isinstance(document, dict):
-        return False
-    return "swagger" in document or str(document.get("openapi", "")).startswith("3.0")
+        return None
+    if "swagger" in document:
+        return "x-nullable"
+    return "nullable" if str(document.get("openapi", "")).startswith("3.0") else None

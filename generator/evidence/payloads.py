@@ -34,7 +34,7 @@ def read_all(paths: list[Path], names: list[str]) -> list[Payload]:
     problems: list[Diagnostic] = []
     for path, name in zip(paths, names):
         try:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8-sig")  # (a byte order mark is no part of a body)
         except (OSError, UnicodeDecodeError) as exc:
             problems.append(Diagnostic(Location(name, in_document=False), f"cannot read the payload file: {exc}"))
             continue
@@ -50,9 +50,13 @@ def _bodies(text: str, name: str, problems: list[Diagnostic]) -> list[Payload]:
         return _lines(((i, 5 + len(line[5:]) - len(line[5:].lstrip()), line[5:].strip())
                        for i, line in enumerate(lines, 1) if line.startswith("data:")), name, problems)
     try:
-        return [Payload(name, None, json.loads(text))]
+        return [Payload(name, None, _loads(text))]
     except RecursionError:
         problems.append(Diagnostic(Location(name, in_document=False), "the payload nests too deeply to be read"))
+        return []
+    except _NotJSON as exc:
+        problems.append(Diagnostic(Location(name, line=exc.lineno, column=exc.colno, in_document=False),
+                                   f"invalid JSON: {exc.msg}"))
         return []
     except json.JSONDecodeError as whole:
         if sum(bool(line.strip()) for line in lines) < 2:
@@ -70,11 +74,28 @@ def _lines(numbered: Iterable[tuple[int, int, str]], name: str, problems: list[D
         if body == DONE:
             continue
         try:
-            found.append(Payload(name, number, json.loads(body)))
+            found.append(Payload(name, number, _loads(body)))
         except RecursionError:
             problems.append(Diagnostic(Location(name, line=number, in_document=False),
                                        "the payload nests too deeply to be read"))
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, _NotJSON) as exc:
             problems.append(Diagnostic(Location(name, line=number, column=before + exc.colno, in_document=False),
                                        f"invalid JSON: {exc.msg}"))
     return found
+
+
+class _NotJSON(ValueError):
+    """``NaN``, ``Infinity`` or ``-Infinity``: Python's reader takes them; JSON has no such numbers."""
+
+    def __init__(self, constant: str) -> None:
+        super().__init__(constant)
+        self.msg = f"{constant} is no JSON number"
+        self.lineno: int | None = None
+        self.colno = 0
+
+
+def _loads(text: str) -> JSON:
+    def refuse(constant: str) -> JSON:
+        raise _NotJSON(constant)
+
+    return json.loads(text, parse_constant=refuse)  # type: ignore[no-any-return]

@@ -2,11 +2,12 @@
 payloads show, each the smallest change a reviewer would accept, each saying its evidence.
 
 - a required key the payloads leave out: it leaves ``required`` (of every schema folded in that lists it);
-- null where the schema forbids it: null joins the type (``nullable: true`` in OpenAPI 3.0 and
-  Swagger 2.0, where ``nullable`` is the keyword; else ``"null"`` joins ``type``; a ``$ref`` becomes
+- null where the schema forbids it: null joins the type (``nullable: true`` in OpenAPI 3.0,
+  ``x-nullable: true`` in Swagger 2.0; else ``"null"`` joins ``type``; a ``$ref`` becomes
   a union of it and null), and the enum, if there is one;
 - a value an enum lacks: it joins the enum;
-- a key a closed object does not have: the property is added, with the type its values have.
+- a key a closed object does not have: the property is added, with the type its values have (a key
+  no field can name, with a quote or a backslash in it, opens the object instead).
 
 An unknown tag of a union, a value of another type and a value out of limits are reported, never
 mended: the payloads cannot say which change is meant.
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..compare.shapes import MSGSPEC
 from ..ir import JSON
 from .explain import Problem
 from .places import at, jsonpath, owner_place, places, quoted
@@ -43,9 +45,10 @@ class Suggestion:
     """What the overlay does not mend, and why: one line each."""
 
 
-def suggest(document: Any, display: str, found: Sequence[list[Problem]], nullable: bool) -> Suggestion:
+def suggest(document: Any, display: str, found: Sequence[list[Problem]], nullable: str | None) -> Suggestion:
     """The actions on ``document`` (the file ``display``, mended as the models were made from it) that
-    mend the problems ``found`` of each payload; ``nullable``: the dialect says null with ``nullable: true``."""
+    mend the problems ``found`` of each payload; ``nullable``: the keyword the dialect says null with
+    (``nullable``, Swagger 2.0's ``x-nullable``), or ``None`` where null is a type."""
     total = len(found)
     groups: dict[tuple[str, str, str | None], _Group] = {}
     unmended: dict[str, set[int]] = {}
@@ -76,7 +79,7 @@ def suggest(document: Any, display: str, found: Sequence[list[Problem]], nullabl
     return Suggestion(actions, lines)
 
 
-def _actions(document: Any, group: _Group, evidence: str, nullable: bool) -> list[dict[str, Any]]:
+def _actions(document: Any, group: _Group, evidence: str, nullable: str | None) -> list[dict[str, Any]]:
     p, place = group.sample, group.place
     if p.kind == "missing":
         assert p.key is not None
@@ -102,24 +105,27 @@ def _actions(document: Any, group: _Group, evidence: str, nullable: bool) -> lis
         holders = places(document, place, lambda n: n.get("additionalProperties") is False)
         if not holders:
             return []
+        if not MSGSPEC.names_key(p.key):  # (no field can hold it: the object opens)
+            return [{"target": jsonpath(document, f"{holders[0]}/additionalProperties"), "remove": True,
+                     "description": f"`{p.key}` is in {evidence}, and no field of the models can name it"}]
         return [{"target": jsonpath(document, holders[0]),
                  "description": f"`{p.key}` is in {evidence}, and the object forbids unknown keys",
                  "update": {"properties": {p.key: _type_of(group.values, nullable)}}}]
     return _null(document, place, f"null in {evidence}", nullable)
 
 
-def _null(document: Any, place: str, evidence: str, nullable: bool) -> list[dict[str, Any]]:
+def _null(document: Any, place: str, evidence: str, nullable: str | None) -> list[dict[str, Any]]:
     node = at(document, place)
     target = jsonpath(document, place)
     actions: list[dict[str, Any]] = []
     ref = node.get("$ref")
     if isinstance(ref, str):  # (nothing beside a $ref is read in OpenAPI 3.0: the reference moves into a union)
         actions.append({"target": jsonpath(document, f"{place}/$ref"), "description": evidence, "remove": True})
-        union = {"allOf": [{"$ref": ref}], "nullable": True} if nullable else {"anyOf": [{"$ref": ref}, {"type": "null"}]}
+        union = {"allOf": [{"$ref": ref}], nullable: True} if nullable else {"anyOf": [{"$ref": ref}, {"type": "null"}]}
         actions.append({"target": target, "description": evidence, "update": union})
     kinds = node.get("type")
     if nullable and not isinstance(ref, str):
-        actions.append({"target": target, "description": evidence, "update": {"nullable": True}})
+        actions.append({"target": target, "description": evidence, "update": {nullable: True}})
     elif not nullable and isinstance(kinds, str):  # (beside a $ref too: it would still refuse null)
         actions.append({"target": f"{target}.type", "description": evidence, "remove": True})
         actions.append({"target": target, "description": evidence, "update": {"type": [kinds, "null"]}})
@@ -136,7 +142,7 @@ def _null(document: Any, place: str, evidence: str, nullable: bool) -> list[dict
     return actions
 
 
-def _type_of(values: list[JSON], nullable: bool) -> dict[str, Any]:
+def _type_of(values: list[JSON], nullable: str | None) -> dict[str, Any]:
     """The schema of a property the payloads hold: the JSON type of its values (integers among numbers
     are numbers; values of several other types: any value)."""
     kinds = {JSON_TYPES[type(v)] for v in values}
@@ -146,7 +152,7 @@ def _type_of(values: list[JSON], nullable: bool) -> dict[str, Any]:
     if len(others) > 1:
         return {}
     if not others:
-        return {"nullable": True} if nullable else {"type": "null"}
+        return {nullable: True} if nullable else {"type": "null"}
     if "null" not in kinds:
         return {"type": others[0]}
-    return {"type": others[0], "nullable": True} if nullable else {"type": [others[0], "null"]}
+    return {"type": others[0], nullable: True} if nullable else {"type": [others[0], "null"]}
