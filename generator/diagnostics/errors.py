@@ -12,6 +12,11 @@ def pointer(*tokens: str | int) -> str:
     return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
 
 
+def tokens(json_pointer: str) -> list[str]:
+    """The tokens of an RFC 6901 JSON pointer, unescaped (``pointer``'s inverse)."""
+    return [t.replace("~1", "/").replace("~0", "~") for t in json_pointer.split("/")[1:]] if json_pointer else []
+
+
 @dataclass(frozen=True, slots=True)
 class Location:
     path: str

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .errors import tokens
+
 
 def line_column(text: str, offset: int) -> tuple[int, int]:
     """1-based (line, column) of the character at ``offset`` of ``text``."""
@@ -36,8 +38,7 @@ def locate_all(file: Path, pointers: list[str]) -> dict[str, tuple[int, int]]:
     out = {}
     for pointer in pointers:
         node = top
-        for raw in pointer.split("/")[1:] if pointer else []:
-            token = raw.replace("~1", "/").replace("~0", "~")
+        for token in tokens(pointer):
             child = None
             if isinstance(node, yaml.MappingNode):
                 child = next((value for key, value in node.value if getattr(key, "value", None) == token), None)

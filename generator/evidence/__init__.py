@@ -13,7 +13,7 @@ from typing import Any
 from ..compare.sides import Side
 from .explain import Explainer, Problem
 from .payloads import Payload, read_all
-from .places import owner_place, places
+from .places import owner_place, requiring
 
 __all__ = ["Checked", "Payload", "Problem", "check", "place_of", "read_all"]
 
@@ -63,7 +63,6 @@ def place_of(problem: Problem, documents: dict[str, Any]) -> tuple[str, str]:
     if place is None:
         return origin.path, origin.pointer
     if problem.kind == "missing" and problem.key is not None:
-        key = problem.key
-        holders = places(document, place, lambda n: isinstance(n.get("required"), list) and key in n["required"])
+        holders = requiring(document, place, problem.key)
         return origin.path, f"{holders[0]}/required" if holders else place
     return origin.path, place

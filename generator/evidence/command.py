@@ -53,16 +53,15 @@ class _Places:
     """Each problem's ``file:line:col#pointer``, every file's positions looked up once."""
 
     def __init__(self, checked: list[Checked], documents: dict[str, Any], root: Path) -> None:
-        self.documents = documents
+        self.checked = checked  # (keeps the problems, whose ids key ``places``, alive)
+        self.places = {id(p): place_of(p, documents) for c in checked for p in c.problems}
         wanted: dict[str, set[str]] = {}
-        for c in checked:
-            for p in c.problems:
-                file, pointer = place_of(p, documents)
-                wanted.setdefault(file, set()).add(pointer)
+        for file, pointer in self.places.values():
+            wanted.setdefault(file, set()).add(pointer)
         self.positions = {file: locate_all(root / file, sorted(pointers)) for file, pointers in wanted.items() if file}
 
     def __call__(self, problem: Problem) -> str:
-        file, pointer = place_of(problem, self.documents)
+        file, pointer = self.places[id(problem)]
         found = self.positions.get(file, {}).get(pointer)
         return f"{file}{f':{found[0]}:{found[1]}' if found else ''}#{pointer}"
 

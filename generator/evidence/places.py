@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ..diagnostics import pointer as json_pointer, tokens
 from .explain import Owner
 
 Test = Callable[[dict[str, Any]], bool]
@@ -21,7 +22,7 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 def at(document: Any, pointer: str) -> Any:
     """The value at ``pointer``, or ``None``."""
     node = document
-    for token in _tokens(pointer):
+    for token in tokens(pointer):
         if isinstance(node, dict):
             node = node.get(token)
         elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
@@ -53,6 +54,11 @@ def places(document: Any, pointer: str, test: Test) -> list[str]:
     return found
 
 
+def requiring(document: Any, pointer: str, key: str) -> list[str]:
+    """The schemas at ``pointer`` and folded into it whose ``required`` lists ``key``."""
+    return places(document, pointer, lambda n: isinstance(n.get("required"), list) and key in n["required"])
+
+
 def owner_place(document: Any, owner: Owner) -> str | None:
     """The pointer of the schema ``owner`` names: its declaration's, then each step from it (a
     property where one of the schemas folded in declares it)."""
@@ -67,7 +73,7 @@ def owner_place(document: Any, owner: Owner) -> str | None:
             holders = places(document, here, lambda n: isinstance(n.get("properties"), dict) and key in n["properties"])
             if not holders:
                 return None
-            here = f"{holders[0]}/properties/{_escape(key)}"
+            here = holders[0] + json_pointer("properties", key)
         else:
             here = f"{here}/{step}"
         if not isinstance(at(document, here), dict):
@@ -79,7 +85,7 @@ def jsonpath(document: Any, pointer: str) -> str:
     """``$.components.schemas.Usage``: the place at ``pointer``, as names where they are plain and
     as quoted names or indexes elsewhere."""
     text, node = "$", document
-    for token in _tokens(pointer):
+    for token in tokens(pointer):
         if isinstance(node, list):
             text += f"[{int(token)}]"
             node = node[int(token)]
@@ -99,9 +105,3 @@ def _local(ref: str) -> str | None:
     return ref[1:] if ref.startswith("#") else None
 
 
-def _tokens(pointer: str) -> list[str]:
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]] if pointer else []
-
-
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")

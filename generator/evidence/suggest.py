@@ -23,7 +23,7 @@ from typing import Any
 from ..compare.shapes import MSGSPEC
 from ..ir import JSON
 from .explain import Problem
-from .places import at, jsonpath, owner_place, places, quoted
+from .places import at, jsonpath, owner_place, places, quoted, requiring
 
 MENDED = ("missing", "null", "enum", "unknown key")
 JSON_TYPES = {type(None): "null", bool: "boolean", int: "integer", float: "number", str: "string", list: "array",
@@ -83,10 +83,9 @@ def _actions(document: Any, group: _Group, evidence: str, nullable: str | None) 
     p, place = group.sample, group.place
     if p.kind == "missing":
         assert p.key is not None
-        key = p.key
-        holders = places(document, place, lambda n: isinstance(n.get("required"), list) and key in n["required"])
-        return [{"target": f"{jsonpath(document, h)}.required[?@ == {quoted(key)}]",
-                 "description": f"`{key}` is absent in {evidence}", "remove": True} for h in holders]
+        return [{"target": f"{jsonpath(document, h)}.required[?@ == {quoted(p.key)}]",
+                 "description": f"`{p.key}` is absent in {evidence}", "remove": True}
+                for h in requiring(document, place, p.key)]
     if p.kind == "enum":
         holders = places(document, place, lambda n: isinstance(n.get("enum"), list) or "const" in n)
         new = list(dict.fromkeys(json.dumps(v, sort_keys=True) for v in group.values))
