@@ -27,16 +27,22 @@ def project(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def pools(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many pools were started (of how many processes), with the threshold down to nothing."""
-    started: list[int] = []
+def started(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many pools were started (of how many processes)."""
+    counted: list[int] = []
 
     class Counted(concurrent.futures.ProcessPoolExecutor):
         def __init__(self, workers: int, **kwargs: Any) -> None:
-            started.append(workers)
+            counted.append(workers)
             super().__init__(workers, **kwargs)
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
+    return counted
+
+
+@pytest.fixture
+def pools(started: list[int], monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """``started``, with the threshold down to nothing."""
     monkeypatch.setattr(parallel, "WORTH", 0)
     return started
 
@@ -101,18 +107,10 @@ def test_jobs_is_not_part_of_the_fingerprint(project: Path) -> None:
     assert repr(replace(one, jobs=1)) == repr(replace(one, jobs=8)) == repr(one)
 
 
-def test_fragments_the_memo_holds_start_no_pool(project: Path, monkeypatch: pytest.MonkeyPatch,
+def test_fragments_the_memo_holds_start_no_pool(project: Path, started: list[int], monkeypatch: pytest.MonkeyPatch,
                                                  tmp_path: Path) -> None:
     """After an edit of one description, only its declaration's fragments are made: too few to fork for."""
     monkeypatch.setenv("SCHEMAGEN_CACHE_DIR", str(tmp_path / "cache"))
-    started: list[int] = []
-
-    class Counted(concurrent.futures.ProcessPoolExecutor):
-        def __init__(self, workers: int, **kwargs: Any) -> None:
-            started.append(workers)
-            super().__init__(workers, **kwargs)
-
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
     config = replace(configuration.load(project), jobs=2)
     source = project / "schemas" / "chat_completion_out.json"
     plan(config)  # cold: every fragment is made (the seeds are fewer than WORTH: here)
