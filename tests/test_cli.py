@@ -132,7 +132,7 @@ def test_a_file_outside_any_project_is_named_from_its_folder(tmp_path: Path) -> 
 
 
 def test_wrong_usage_exits_2(project: Path) -> None:
-    assert run(project, "render", "schemas/openai", "--variant", "pydantic").returncode == 2
+    assert run(project, "render", "schemas/openai", "--variant", "attrs").returncode == 2
 
 
 QUICK = [["generate"], ["generate", "--check"], ["--debug", "generate"], ["--strict", "--debug", "generate", "--check"],

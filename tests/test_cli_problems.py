@@ -105,9 +105,9 @@ def test_another_tools_table_is_no_mistake(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("settings", "said"), [
     ('variants = ["dataclass", "msgpsec"]\n', "pyproject.toml:2:26: #/tool/schemagen/variants/1: 'msgpsec' is not "
-     "a variant; expected one of: dataclass, typeddict, msgspec - did you mean 'msgspec'?"),
+     "a variant; expected one of: dataclass, typeddict, msgspec, pydantic - did you mean 'msgspec'?"),
     ('variants = "msgspec"\n', "pyproject.toml:2:1: #/tool/schemagen/variants: must be a non-empty list of: "
-     "dataclass, typeddict, msgspec, not 'msgspec'"),
+     "dataclass, typeddict, msgspec, pydantic, not 'msgspec'"),
     ('enums = "klass"\n', 'pyproject.toml:2:1: #/tool/schemagen/enums: must be "literal" (Literal aliases) or '
      "\"class\" (StrEnum/IntEnum classes), not 'klass' - did you mean 'class'?"),
     ("output = 3\n", "pyproject.toml:2:1: #/tool/schemagen/output: must be a path (a string), not 3"),

@@ -22,7 +22,9 @@ if TYPE_CHECKING:
 DIALECTS = ("auto", "jsonschema", "openapi")
 REQUIRED_DEFAULTS: tuple[Setting, ...] = ("required", "optional")
 T = TypeVar("T", bound=str)
-ALL_VARIANTS = ("dataclass", "typeddict", "msgspec")
+ALL_VARIANTS = ("dataclass", "typeddict", "msgspec", "pydantic")
+#: What ``variants`` is when unset: pydantic is opt-in (its models need ``pydantic>=2.11`` installed).
+DEFAULT_VARIANTS = ("dataclass", "typeddict", "msgspec")
 OPENAPI_PARTS: tuple[Part, ...] = ("schemas", "operations")
 """``frontend.dialects.openapi.PARTS`` (not imported: reading the configuration reads no dialect)."""
 
@@ -53,7 +55,7 @@ class Config:
     schemas: Path
     output: Path
     templates: Path | None = None
-    variants: tuple[str, ...] = ALL_VARIANTS
+    variants: tuple[str, ...] = DEFAULT_VARIANTS
     inputs: tuple[InputSpec, ...] | None = None
     """``None``: every schema file or folder directly under ``schemas``."""
     options: RenderOptions = RenderOptions()
@@ -193,10 +195,10 @@ def from_table(root: Path, table: dict[str, Any], display: str) -> Config:
     for key in ("schemas", "output", "templates"):
         if key in table and not isinstance(table[key], str):
             fail(key, f"must be a path (a string), not {table[key]!r}")
-    variants = table.get("variants", list(ALL_VARIANTS))
+    variants = table.get("variants", list(DEFAULT_VARIANTS))
     if not isinstance(variants, list) or not variants:
         fail("variants", f"must be a non-empty list of: {', '.join(ALL_VARIANTS)}, not {variants!r}")
-        variants = list(ALL_VARIANTS)
+        variants = list(DEFAULT_VARIANTS)
     for i, variant in enumerate(variants):
         if variant not in ALL_VARIANTS:
             fail(f"variants/{i}", f"{variant!r} is not a variant; expected one of: {', '.join(ALL_VARIANTS)}",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from typing import Protocol
 
 from .. import ir
@@ -29,6 +29,15 @@ class TypeStyle:
     """Constraints are enforced as ``Annotated[T, msgspec.Meta(...)]`` (else only documented)."""
     module: str
     """This variant's module name in each output package (another input's types come from there)."""
+    limits: tuple[str, str] = ("msgspec", "Meta")
+    """Where ``meta``: the call that carries the limits in ``Annotated`` (module, name)."""
+    compiled_patterns: bool = False
+    """A pattern is passed compiled (``re.compile(...)``): pydantic then reads it with Python's ``re``, as
+    msgspec does (its own engine refuses look-arounds and back-references)."""
+    discriminator: Callable[[ir.Union, Mapping[str, ir.Declaration]], str | None] | None = \
+        field(default=None, compare=False)
+    """Where a union of models is written ``Annotated[A | B, Field(discriminator=...)]``: the attribute
+    that tells its members apart (``None``: a plain union)."""
 
 
 class Leaves(Protocol):
@@ -44,6 +53,9 @@ class Leaves(Protocol):
 
     def constrained(self, t: ir.Constrained, inner: str) -> str:
         """``t``, whose inner type is spelt ``inner``."""
+
+    def union(self, t: ir.Union, members: list[str]) -> str:
+        """``t``, whose members (their literals merged) are spelt ``members``."""
 
 
 def spell(t: ir.Type, leaves: Leaves) -> str:
@@ -67,15 +79,17 @@ def spell(t: ir.Type, leaves: Leaves) -> str:
         case ir.Constrained(inner):
             return leaves.constrained(t, spell(inner, leaves))
         case ir.Union(members):
-            return " | ".join(spell(m, leaves) for m in merged_literals(members))
+            return leaves.union(t, [spell(m, leaves) for m in merged_literals(members)])
         case ir.Literal(values):
             return leaves.literal(values)
     raise AssertionError(f"unknown IR type {t!r}")
 
 
-def annotation(t: ir.Type, imports: Imports, style: TypeStyle) -> str:
-    """``t`` as a variant's annotation, recording in ``imports`` what it needs."""
-    return spell(t, _Annotation(imports, style))
+def annotation(t: ir.Type, imports: Imports, style: TypeStyle,
+               declarations: Mapping[str, ir.Declaration] | None = None) -> str:
+    """``t`` as a variant's annotation, recording in ``imports`` what it needs; with ``declarations``
+    (what ``t`` names), a union the style discriminates is written so."""
+    return spell(t, _Annotation(imports, style, declarations))
 
 
 def spelled(t: ir.Type) -> str:
@@ -88,6 +102,7 @@ def spelled(t: ir.Type) -> str:
 class _Annotation:
     imports: Imports
     style: TypeStyle
+    declarations: Mapping[str, ir.Declaration] | None = None
 
     def scalar(self, t: ir.Scalar) -> str:
         if t.format is not None and t.format in self.style.formats:
@@ -107,10 +122,24 @@ class _Annotation:
         return self.imports.add("typing", "Literal") + "[" + ", ".join(map(literals.value, values)) + "]"
 
     def constrained(self, t: ir.Constrained, inner: str) -> str:
-        meta = meta_arguments(t.constraints)
+        module, call = self.style.limits
+        meta = meta_arguments(t.constraints, self._compiled if self.style.compiled_patterns else literals.string)
         if not self.style.meta or not meta or not takes_meta(t.type, self.style):
             return inner
-        return f"{self.imports.add('typing', 'Annotated')}[{inner}, {self.imports.add('msgspec', 'Meta')}({meta})]"
+        return f"{self.imports.add('typing', 'Annotated')}[{inner}, {self.imports.add(module, call)}({meta})]"
+
+    def _compiled(self, pattern: str) -> str:
+        return compiled(pattern, self.imports)
+
+    def union(self, t: ir.Union, members: list[str]) -> str:
+        found = self.style.discriminator and self.declarations is not None and self.style.discriminator(t, self.declarations)
+        if not found:
+            return " | ".join(members)
+        null = [m for m, text in zip(merged_literals(t.members), members) if m == ir.Null()]
+        tagged = " | ".join(text for m, text in zip(merged_literals(t.members), members) if m != ir.Null())
+        field_call = self.imports.add("pydantic", "Field")
+        written = f"{self.imports.add('typing', 'Annotated')}[{tagged}, {field_call}(discriminator={literals.string(found)})]"
+        return written + (" | None" if null else "")
 
 
 class _Message:
@@ -128,6 +157,9 @@ class _Message:
 
     def constrained(self, t: ir.Constrained, inner: str) -> str:
         return inner
+
+    def union(self, t: ir.Union, members: list[str]) -> str:
+        return " | ".join(members)
 
 
 def merged_literals(members: tuple[ir.Type, ...]) -> tuple[ir.Type, ...]:
@@ -163,14 +195,25 @@ def takes_meta(inner: ir.Type, style: TypeStyle) -> bool:
     return isinstance(inner, (ir.Array, ir.Tuple, ir.Map))
 
 
-def meta_arguments(constraints: ir.Constraints) -> str:
-    """``msgspec.Meta`` keywords for what msgspec enforces exactly (see ``unenforced``)."""
+def meta_arguments(constraints: ir.Constraints, pattern: Callable[[str], str] = literals.string) -> str:
+    """``msgspec.Meta`` (or pydantic ``Field``) keywords for what msgspec enforces exactly (see
+    ``unenforced``); ``pattern`` writes the pattern's value."""
+    return ", ".join(f"{k}={v}" for k, v in meta_keywords(constraints, pattern))
+
+
+def meta_keywords(constraints: ir.Constraints, pattern: Callable[[str], str] = literals.string) -> list[tuple[str, str]]:
+    """``meta_arguments`` as (keyword, value source) pairs."""
     parts = []
     for f in fields(constraints):
         value = getattr(constraints, f.name)
         if value is not None and f.name != "unique_items" and not (f.name == "multiple_of" and _fractional(value)):
-            parts.append(f"{f.name}={literals.value(value)}")
-    return ", ".join(parts)
+            parts.append((f.name, pattern(value) if f.name == "pattern" else literals.value(value)))
+    return parts
+
+
+def compiled(pattern: str, imports: Imports) -> str:
+    """``pattern`` compiled (``compiled_patterns``)."""
+    return f"{imports.add_module('re')}.compile({literals.string(pattern)})"
 
 
 def unenforced(constraints: ir.Constraints) -> ir.Constraints | None:

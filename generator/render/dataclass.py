@@ -43,6 +43,10 @@ def functional(model: ir.Model) -> bool:
     return False
 
 
+def attribute(model: ir.Model, field: ir.Field) -> str:
+    return field.name
+
+
 def omitted(model: ir.Model, field: ir.Field) -> bool:
     return False
 

@@ -18,7 +18,8 @@ class Builder:
 
     def __init__(self, declarations: Mapping[str, ir.Declaration], style: TypeStyle, imports: Imports,
                  omitted: Callable[[ir.Model, ir.Field], bool],
-                 enums: Mapping[str, Mapping[str | int, str]]) -> None:
+                 enums: Mapping[str, Mapping[str | int, str]],
+                 attribute: Callable[[ir.Model, ir.Field], str] = lambda model, field: field.name) -> None:
         self.declarations = declarations
         self.style = style
         self.imports = imports
@@ -26,6 +27,8 @@ class Builder:
         """Fields the variant's class does not have (they are not passed to its constructor)."""
         self.enums = enums
         """Aliases written as enum classes: a default is then a member (``FinishReason.STOP``)."""
+        self.attribute = attribute
+        """A field's name in its class (its keyword in the constructor)."""
 
     def keyword(self, value: Any, t: ir.Type) -> tuple[str, str]:
         """``("default", expr)``, or ``("default_factory", expr)`` for a mutable value."""
@@ -86,5 +89,5 @@ class Builder:
         for f in model.fields:
             if f.wire_name not in value or self.omitted(model, f):
                 continue
-            arguments.append(f"{f.name}={self.build(value[f.wire_name], f.type)}")
+            arguments.append(f"{self.attribute(model, f)}={self.build(value[f.wire_name], f.type)}")
         return f"{model.name}(" + ", ".join(arguments) + ")"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-THIRD_PARTY = frozenset({"msgspec"})
+THIRD_PARTY = frozenset({"msgspec", "pydantic"})
 
 
 class Imports:

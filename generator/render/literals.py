@@ -36,6 +36,13 @@ def string(text: str) -> str:
     return quote + body.replace(quote, "\\" + quote) + quote
 
 
+def text(data: str) -> str:
+    """A string literal for a text of several lines: one literal a line, concatenated in parentheses
+    (black then writes one a line, ``"...\\n"`` each); one literal for a text of one line."""
+    lines = data.splitlines(keepends=True)
+    return string(data) if len(lines) < 2 else "(" + " ".join(map(string, lines)) + ")"
+
+
 def value(data: Any) -> str:
     """A Python expression equal to the JSON value ``data``."""
     if data is None or isinstance(data, bool):

@@ -42,6 +42,10 @@ def functional(model: ir.Model) -> bool:
     return False
 
 
+def attribute(model: ir.Model, field: ir.Field) -> str:
+    return field.name
+
+
 def omitted(model: ir.Model, field: ir.Field) -> bool:
     tag = msgspec_tag(model)
     is_tag = tag is not None and field.wire_name == tag.field

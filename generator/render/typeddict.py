@@ -38,6 +38,10 @@ def functional(model: ir.Model) -> bool:
                for f in model.fields)
 
 
+def attribute(model: ir.Model, field: ir.Field) -> str:
+    return field.name
+
+
 def omitted(model: ir.Model, field: ir.Field) -> bool:
     return False
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import dataclass, msgspec, typeddict
+from . import dataclass, msgspec, pydantic, typeddict
 from .view import Variant
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (dataclass, typeddict, msgspec)}
+VARIANTS: dict[str, Variant] = {v.name: v for v in (dataclass, typeddict, msgspec, pydantic)}

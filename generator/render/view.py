@@ -92,7 +92,7 @@ class Context:
         ``runtime``: the expression is evaluated where it stands, even in a lazily annotated module.
         """
         t = self.variant.prepare(_null_aliases_as_none(t, self.declarations), self.declarations, self.enums.keys())
-        text = annotation(t, self.imports, self.variant.style)
+        text = annotation(t, self.imports, self.variant.style, self.declarations)
         lazy = self.variant.lazy_annotations and not runtime
         if lazy or not self.undefined.intersection(refs(t)):
             return wrap(text)
@@ -102,7 +102,8 @@ class Context:
         """The ``default``/``default_factory`` keyword for ``value``, a default of type ``t`` (as the variant
         writes it: a union msgspec widens to ``dict[str, Any]`` takes the default's plain JSON)."""
         t = self.variant.prepare(t, self.declarations, self.enums.keys())
-        builder = Builder(self.declarations, self.variant.style, self.imports, self.variant.omitted, self.enums)
+        builder = Builder(self.declarations, self.variant.style, self.imports, self.variant.omitted, self.enums,
+                          self.variant.attribute)
         keyword, expression = builder.keyword(value, t)
         container = builder.container(value, t) if expression in ("list", "dict") else None
         if isinstance(container, ir.Array):  # typed, so that a type checker knows the item type
@@ -131,6 +132,9 @@ class Variant(Protocol):
         """``t`` as this variant writes it; ``enums``: the aliases written as enum classes."""
 
     def omitted(self, model: ir.Model, field: ir.Field) -> bool: ...
+
+    def attribute(self, model: ir.Model, field: ir.Field) -> str:
+        """The name of ``field`` in ``model``'s class (its keyword in the constructor)."""
 
     def field(self, field: ir.Field, model: ir.Model, ctx: Context) -> FieldView | None: ...
 

@@ -17,7 +17,8 @@ class Chunk:
     text: str
     """Whole lines, the last one ending with a newline."""
     first: Kind
-    """Its first statement (``class`` also for a decorator; the header's is ``import``)."""
+    """Its first statement (``class`` also for a decorator and a function, which black spaces alike; the
+    header's is ``import``)."""
     last: Kind
     """Its last top-level statement."""
     blank_before: int
@@ -36,7 +37,7 @@ _LEX = re.compile(r"""
   | (?P<newline>\n)
 """, re.VERBOSE | re.DOTALL)
 """What decides where a logical line ends: strings, comments, brackets, backslashes, newlines."""
-_STATEMENT = re.compile(r"(?P<import>(?:import|from)\b)|(?P<decorator>@)|(?P<class>class\b)"
+_STATEMENT = re.compile(r"(?P<import>(?:import|from)\b)|(?P<decorator>@)|(?P<class>(?:class|def)\b)"
                         r"|(?P<string>[rRbBuU]{0,2}[\"'])|(?P<assign>[A-Za-z_]\w*[ \t]*(?:=(?!=)|:))")
 _NESTED_BLOCK = re.compile(r"[ \t]+(?:def|async|class)\b|[ \t]+@")
 _UNKNOWN_TEXT = ("fmt:", "yapf:", "\r", "\f", "\x00", "\ufeff")

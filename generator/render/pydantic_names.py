@@ -1,0 +1,74 @@
+"""What the pydantic variant must say differently of a model: the attributes pydantic cannot take, and
+the unions it can tell apart by a field (``Field(discriminator=...)``).
+
+Field names are the IR's in every variant, except where pydantic refuses or shadows them: a name
+with a leading underscore is a private attribute to pydantic (not a field at all), ``model_config``
+is its configuration, and the names of ``BaseModel``'s own attributes (``schema``, ``json``,
+``copy``, ``model_dump``...) shadow them with a warning at import. Such a field takes the name with
+an underscore after it (``schema_``, ``_x`` → ``x_``), its key kept as its alias, so that the same
+schema keeps its other variants' names unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .. import ir
+from ..names import unique
+
+#: ``BaseModel``'s public attributes (pydantic 2.11 to 2.14), its configuration, and the names a
+#: class body of this variant uses (``Field(...)``, ``Omittable[...]``, ``re.compile(...)``).
+TAKEN = frozenset({
+    "construct", "copy", "dict", "from_orm", "json", "parse_file", "parse_obj", "parse_raw", "schema",
+    "schema_json", "update_forward_refs", "validate",
+    "model_computed_fields", "model_config", "model_construct", "model_copy", "model_extra", "model_fields",
+    "model_fields_set", "model_json_schema", "model_parametrized_name", "model_post_init", "model_rebuild",
+    "model_validate", "model_validate_json", "model_validate_strings", "model_dump", "model_dump_json",
+    "Field", "Omittable", "re",
+})
+#: Prefixes pydantic keeps for its own methods (``protected_namespaces``): a field there warns.
+PROTECTED = ("model_validate", "model_dump")
+
+
+def attributes(model: ir.Model) -> dict[str, str]:
+    """Wire name → the attribute of ``model``'s class: the IR's name unless pydantic cannot take it."""
+    names = {f.wire_name: f.name for f in model.fields}
+    if all(_free(n) for n in names.values()):
+        return names
+    taken = {n for n in names.values() if _free(n)}
+    for wire, name in names.items():
+        if not _free(name):
+            base = name.lstrip("_") or "field"
+            candidate = base + "_"
+            while not _free(candidate):
+                candidate += "_"
+            names[wire] = unique(candidate, taken)
+    return names
+
+
+def _free(name: str) -> bool:
+    return not name.startswith("_") and name not in TAKEN and not name.startswith(PROTECTED)
+
+
+def discriminator(union: ir.Union, declarations: Mapping[str, ir.Declaration]) -> str | None:
+    """The attribute pydantic tells ``union``'s members apart by, where it can: two or more models of
+    this module beside null, each with a field of the union's tag key (the one the schema names, or
+    the one every member's tag is on) typed as a ``Literal`` of values no other member has. Otherwise
+    ``None``: the union is read in pydantic's smart mode."""
+    members = [m for m in union.members if m != ir.Null()]
+    models = [d for m in members if isinstance(m, ir.Ref) and m.module is None
+              and isinstance(d := declarations.get(m.name), ir.Model)]
+    if len(models) < 2 or len(models) < len(members):
+        return None
+    keys = {m.tag.field if m.tag else None for m in models}
+    key = union.tag_field or (keys.pop() if len(keys) == 1 else None)
+    found: set[str] = set()
+    seen: set[ir.LiteralValue] = set()
+    for model in models:
+        tag = next((f for f in model.fields if f.wire_name == key), None)
+        if tag is None or not tag.required or not isinstance(tag.type, ir.Literal) \
+                or not all(isinstance(v, str) for v in tag.type.values) or seen.intersection(tag.type.values):
+            return None
+        seen.update(tag.type.values)
+        found.add(attributes(model)[tag.wire_name])
+    return found.pop() if len(found) == 1 else None
