@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import sys
@@ -26,6 +27,10 @@ def run(target: str, payload_files: list[str], project: Path | None, output: str
         side = sides.load(target, project)
     except sides.CompareError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if variant == "pydantic" and importlib.util.find_spec("pydantic") is None:
+        print("error: the pydantic variant's models need pydantic, which is not installed here: "
+              "pip install 'schemagen[pydantic]'", file=sys.stderr)
         return 1
     payloads = read_all([Path(f) for f in payload_files], payload_files)
     try:

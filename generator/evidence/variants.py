@@ -4,7 +4,8 @@ The modules are the bytes ``generate`` writes (``Renderer``), in a package of th
 only in ``sys.modules``: the input's module, those of the inputs it refers to, and (for dataclasses)
 the package's converter, so the relative imports between them resolve as in the output package.
 What they decide is the verdict: msgspec's ``Decoder`` for the msgspec variant, ``from_dict`` for
-dataclasses, and msgspec reading the ``TypedDict`` for that variant (where msgspec cannot, the
+dataclasses, pydantic's ``TypeAdapter(...).validate_json`` (strict mode off, as the models are used)
+for pydantic, and msgspec reading the ``TypedDict`` for that variant (where msgspec cannot, the
 msgspec models decide, and ``validate`` says so).
 """
 
@@ -37,6 +38,8 @@ def judge(side: Side, variant: str) -> tuple[Verdict, str | None]:
     root = getattr(_imported(side, variant), side.root)
     if variant == "dataclass":
         return _dataclass(root), None
+    if variant == "pydantic":
+        return _pydantic(root), None
     try:
         decoder = msgspec.json.Decoder(root)
     except TypeError as exc:
@@ -64,6 +67,22 @@ def _dataclass(root: Any) -> Verdict:
         return None
 
     return converted
+
+
+def _pydantic(root: Any) -> Verdict:
+    import pydantic
+
+    adapter: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(root)
+
+    def validated(value: JSON) -> str | None:
+        try:
+            adapter.validate_json(json.dumps(value))
+        except pydantic.ValidationError as error:
+            return "; ".join(f"{e['msg']} at $" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in e["loc"])
+                             for e in error.errors())
+        return None
+
+    return validated
 
 
 def _imported(side: Side, variant: str) -> ModuleType:
