@@ -10,6 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 import msgspec
+import pytest
 
 from conftest import bench_module
 from schemagen import render
@@ -33,6 +34,19 @@ def test_msgspec_and_dataclass_decode_values_into_members() -> None:
         assert choice.finish_reason is m.FinishReason.CONTENT_FILTER
         assert choice.priority is m.Priority.VALUE_2 and choice.tier is None
         assert msgspec.json.decode(b'{"finish_reason": "stop"}', type=m.Choice).tier is m.Tier.DEFAULT
+
+
+def test_pydantic_reads_values_into_members_as_msgspec_does() -> None:
+    import pydantic
+
+    m = _load("pydantic")
+    assert issubclass(m.FinishReason, StrEnum) and issubclass(m.Priority, IntEnum)
+    choice = m.Choice.model_validate_json(b'{"finish_reason": "content-filter", "tier": null}')
+    assert choice.finish_reason is m.FinishReason.CONTENT_FILTER
+    assert choice.priority is m.Priority.VALUE_2 and choice.tier is None
+    assert m.Choice.model_validate_json(b'{"finish_reason": "stop"}').tier is m.Tier.DEFAULT
+    with pytest.raises(pydantic.ValidationError, match="finish_reason"):
+        m.Choice.model_validate_json(b'{"finish_reason": "malformed"}')
 
 
 def test_a_value_outside_the_enum_is_rejected() -> None:

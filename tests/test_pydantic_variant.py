@@ -190,3 +190,24 @@ def test_pyright_strict_takes_attribute_names(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "pyright", "--pythonpath", sys.executable, "golden_outputs", "use.py"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0 and "0 errors" in done.stdout, done.stdout[-4000:] + done.stderr[-2000:]
+
+
+def test_the_documented_models_are_what_the_variant_writes() -> None:
+    """docs/semantics.md's pydantic `Pet` and `PetOwner`, line for line, are the golden case's."""
+    page = (GOLDEN.parent.parent / "docs" / "semantics.md").read_text()
+    section = page[page.index("## The pydantic variant"):]
+    shown = section[section.index("```python\n") + len("```python\n"):section.index("```\n", section.index("```python"))]
+    written = (GOLDEN / "three_dialects" / "expected" / "pydantic_models.py").read_text()
+    assert shown in written
+
+
+@pytest.mark.parametrize("variants", ['["msgspec"]', '["dataclass", "typeddict", "msgspec", "pydantic"]'])
+def test_compare_says_the_same_whichever_variants_are_written(tmp_path: Path, variants: str) -> None:
+    """compare reads the IR and the msgspec variant's rules: the variants written change nothing."""
+    from test_compare_cli import EXPECTED, OPENAI, PROVIDER, run, write
+
+    (tmp_path / "pyproject.toml").write_text(f'[tool.schemagen]\nschemas = "schemas"\nvariants = {variants}\n')
+    write(tmp_path / "schemas" / "provider.json", PROVIDER)
+    write(tmp_path / "schemas" / "openai.json", OPENAI)
+    done = run(tmp_path, "compare", "schemas/provider.json", "schemas/openai.json#Response")
+    assert done.stdout == EXPECTED, done.stdout + done.stderr
