@@ -176,6 +176,52 @@ def test_a_line_with_wide_characters_said_to_fit_fits(words: list[str], padding:
         assert _black_leaves(text)
 
 
+_WORDS = st.text(st.sampled_from("abcdefghij klmnop_`é"), min_size=1, max_size=90)
+_VALUES = st.one_of(
+    st.sampled_from(["None", "1", "-2.5", "True", "list[str]", 'lambda: ["a", "b"]', 're.compile("^[a-z]+$")']),
+    _WORDS.map(literals.string),
+    st.lists(_WORDS.map(lambda w: w + "\n"), min_size=2, max_size=4).map("".join).map(literals.text),  # ("…\n" "…\n")
+)
+_KEYWORDS = st.lists(st.tuples(st.sampled_from(["default", "ge", "validation_alias", "description", "pattern"]),
+                               _VALUES), min_size=1, max_size=4)
+
+
+@settings(max_examples=examples(300), suppress_health_check=list(HealthCheck), deadline=None)
+@given(st.integers(1, 40), st.sampled_from(["int", "Omittable[str]", "list[Annotated[str, Field(max_length=3)]]",
+                                            'Literal["a", "b"] | None']), _KEYWORDS, st.integers(0, 1))
+def test_a_call_split_over_lines_is_laid_out_as_black_lays_it_out(name: int, annotation: str,
+                                                                  keywords: list[tuple[str, str]], depth: int) -> None:
+    """``name: T = Field(...)`` too long for a line (``calls``): formatting by declaration is black's, from
+    the one-line source and from black's own layout, at the margin and in a class."""
+    statement = f"{'x' * name}: {annotation} = Field({', '.join(f'{k}={v}' for k, v in keywords)})"
+    header = "from pydantic import BaseModel, Field\n\n\n"  # (a module with no imports is formatted whole)
+    raw = header + (f"class A(BaseModel):\n    {statement}\n" if depth else statement + "\n")
+    expected = black.format_str(raw, mode=mode())
+    session = Session()
+    assert session.format([raw, expected]) == [expected, expected]
+    assert session.stats.modules_whole == 0
+
+
+_S35, _S70 = '"' + "s" * 31 + '\\n"', '"' + "l" * 68 + '"'
+_CALLS = [f"description={_S70}", f"description=({_S35} {_S35})", f"description=({_S70} {_S70})",
+          'default=None, ge=1, le=2000000000000, validation_alias="name-of-the-field"',
+          f"default=None, description=({_S35} {_S35})", f"default=None, description={_S70}, ge=1",
+          f"default=None, description=({_S70} {_S70})"]
+
+
+@pytest.mark.parametrize("keywords", _CALLS)
+def test_the_printer_lays_out_calls_split_over_lines(keywords: str) -> None:
+    """Each layout of ``calls``, from the one-line source, as black's, and without black: without this,
+    the test above would pass with a planner that sends every such statement to black."""
+    raw = ("from pydantic import BaseModel, Field\n\n\nclass A(BaseModel):\n"
+           f"    name_of_the_field: Omittable[str] = Field({keywords})\n")
+    expected = black.format_str(raw, mode=mode())
+    assert expected.count("\n") > raw.count("\n")  # black splits it
+    session = Session()
+    assert session.format([raw]) == [expected]
+    assert (session.stats.statements, session.stats.by_statement) == (0, 1)
+
+
 # --- black's bytes on outputs and corpora ------------------------------------------------------------
 
 @pytest.mark.parametrize("path", OUTPUTS, ids=lambda p: p.relative_to(ROOT).as_posix())

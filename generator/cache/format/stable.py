@@ -33,6 +33,7 @@ import ast
 import re
 
 from ...render.format import LINE_LENGTH
+from . import calls
 
 Piece = tuple[str, str]
 """``("text", what black makes of this part)``, or a statement black formats on its own:
@@ -119,11 +120,23 @@ class _Planner:
         elif isinstance(stmt, (ast.AnnAssign, ast.Assign, ast.Pass)):
             try:
                 printed = self.code(indent + self.simple(stmt)) + "\n"
+                forms: tuple[str, ...] = (printed,)
             except _Unknown:
-                printed = None
-            self.add(source, None if printed == source else ("body" if depth else "module", source))
+                printed, forms = self.split(stmt, indent)
+            self.add(source, ("text", printed) if source in forms else ("body" if depth else "module", source))
         else:
             raise _Unknown
+
+    def split(self, stmt: ast.stmt, indent: str) -> tuple[str, tuple[str, ...]]:
+        """Black's layout of a statement too long for one line, where ``calls`` knows it, and the sources
+        black turns into it (that layout, and the statement on one line); else no source."""
+        if not isinstance(stmt, ast.AnnAssign):
+            return "", ()
+        try:
+            printed = calls.layout(self, stmt, indent)
+            return printed, (printed, indent + self.simple(stmt) + "\n")
+        except _Unknown:
+            return "", ()
 
     def simple(self, stmt: ast.stmt) -> str:
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.simple:
@@ -214,7 +227,8 @@ class _Planner:
     def keyword(self, k: ast.keyword) -> str:
         if k.arg is None:
             raise _Unknown
-        return f"{k.arg}={self.expr(k.value)}"
+        strings = calls.concatenation(self, k)
+        return f"{k.arg}=({' '.join(strings)})" if strings else f"{k.arg}={self.expr(k.value)}"
 
     def expr(self, node: ast.expr) -> str:
         if isinstance(node, ast.Name):
