@@ -6,7 +6,10 @@ each schema fact becomes.
   says ``validate_by_name=True, serialize_by_alias=True``: either name is read, the key is written.
 - A key that may be absent but not null is ``Omittable[T] = None`` (``T | None``, null refused: an alias
   the module's prelude defines); absent, null and a default stay apart in ``model_fields_set``, so
-  ``model_dump(mode="json", exclude_unset=True)`` writes back only the keys that were there.
+  ``model_dump(mode="json", exclude_unset=True)`` writes back only the keys that were there. Null is
+  refused after ``T | None`` has read the value (an ``AfterValidator``): a validator before it would hand
+  ``T`` the parsed value in Python mode, where a union reads otherwise than from JSON (a ``date`` string
+  of ``datetime | date`` as a ``datetime``).
 - A closed object is ``extra="forbid"``, an open one ``extra="allow"`` (other keys kept in
   ``model_extra``, as the official SDKs keep them).
 - A union of models told apart by a key is ``Annotated[A | B, Field(discriminator=...)]``; any other
@@ -120,7 +123,7 @@ def prelude(module: ir.Module, imports: Imports) -> str | None:
                for d in module.declarations if isinstance(d, ir.Model) for f in d.fields):
         return None
     type_var, alias = imports.add("typing", "TypeVar"), imports.add("typing", "TypeAlias")
-    annotated, validator = imports.add("typing", "Annotated"), imports.add("pydantic", "BeforeValidator")
+    annotated, validator = imports.add("typing", "Annotated"), imports.add("pydantic", "AfterValidator")
     return (f'_T = {type_var}("_T")\n\n\n'
             "def _present(value: _T) -> _T:\n"
             "    if value is None:\n"
