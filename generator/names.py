@@ -164,7 +164,7 @@ RUNTIME_NAMES = ("DecodeError", "SchemagenModel", "convert", "to_builtins")
 OUTPUT_NAMES = frozenset(
     {"annotations", "Any", "Annotated", "Literal", "NotRequired", "Required", "TypedDict", "TypeAlias",
      "dataclass", "field", "dataclasses", "msgspec", "Meta", "Struct", "UNSET", "UnsetType", "typing",
-     "StrEnum", "IntEnum", "BaseModel", "Field", "BeforeValidator", "TypeVar", "Omittable", "pydantic"}
+     "StrEnum", "IntEnum", "BaseModel", "Field", "AfterValidator", "TypeVar", "Omittable", "pydantic"}
 ) | frozenset(RUNTIME_NAMES)
 #: The modules of the format types: a class ``datetime`` would hide ``datetime.date`` from the whole
 #: module (a field hides it only in its class: see ``FORMAT_NAMES``).

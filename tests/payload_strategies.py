@@ -126,14 +126,16 @@ def mutated(draw: st.DrawFn, value: Any) -> Any:
     value = msgspec.json.decode(msgspec.json.encode(value))  # a copy
     walk(value)
     action = draw(st.sampled_from(["type", "type", "enum", "drop", "add", "root"]))
+    objects = [node for node in [value, *(c[k] for c, k in places)] if isinstance(node, dict)]
+    if action == "add" and objects:  # (the value itself too: a closed class read on its own)
+        draw(st.sampled_from(objects))[draw(st.sampled_from(["zz_unknown", "", "a b"]))] = draw(_JSON)
+        return value
     if action == "root" or not places:
         return draw(st.one_of(st.lists(_JSON, max_size=1), st.integers(), st.none(), st.just(value)))
     container, key = draw(st.sampled_from(places))
     old = container[key]
     if action == "drop" and isinstance(container, dict):
         del container[key]
-    elif action == "add" and isinstance(old, dict):
-        old[draw(st.sampled_from(["zz_unknown", "", "a b"]))] = draw(_JSON)
     elif action == "enum" and isinstance(old, str):
         container[key] = old + "-not-one-of-them"
     else:

@@ -6,11 +6,16 @@ each schema fact becomes.
   says ``validate_by_name=True, serialize_by_alias=True``: either name is read, the key is written.
 - A key that may be absent but not null is ``Omittable[T] = None`` (``T | None``, null refused: an alias
   the module's prelude defines); absent, null and a default stay apart in ``model_fields_set``, so
-  ``model_dump(mode="json", exclude_unset=True)`` writes back only the keys that were there.
+  ``model_dump(mode="json", exclude_unset=True)`` writes back only the keys that were there. Null is
+  refused after ``T | None`` has read the value (an ``AfterValidator``): a validator before it would hand
+  ``T`` the parsed value in Python mode, where a union reads otherwise than from JSON (a ``date`` string
+  of ``datetime | date`` as a ``datetime``).
 - A closed object is ``extra="forbid"``, an open one ``extra="allow"`` (other keys kept in
   ``model_extra``, as the official SDKs keep them).
 - A union of models told apart by a key is ``Annotated[A | B, Field(discriminator=...)]``; any other
-  union is read in pydantic's smart mode.
+  union is read in pydantic's smart mode. A tag key the schema does not require defaults to the class's
+  own tag (``kind: Literal["circle"] = "circle"``), as msgspec reads a tagged class on its own; in the
+  union it must still be there.
 - Limits are ``Annotated[T, Field(ge=..., pattern=re.compile(...))]``; a description is the class's
   docstring or the field's ``Field(description=...)``; what is not enforced is said in the field's docstring.
 - Formats have their Python type where pydantic reads the format as a type of its own; ``base64``
@@ -29,7 +34,7 @@ from .capabilities import Capabilities, every_key, every_union, schema_tag
 from .dataclass import reads_format
 from .imports import Imports
 from .notes import constraints_note
-from .pydantic_names import attributes, discriminator
+from .pydantic_names import attributes, discriminator, own_tag
 from .view import INDENT, Context, FieldView, doc, with_field_call
 
 name = "pydantic"
@@ -65,7 +70,10 @@ def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
     t, limits = _limits(f.type, ctx.imports)
     if f.required:
         expression = ctx.annotate(t)
-    elif f.default is None and not fits(None, f.type, ctx.declarations):
+    elif (tag := own_tag(model, f)) is not None:
+        expression = ctx.annotate(t)
+        keywords.append(ctx.default(tag, f.type))
+    elif _omittable(model, f, ctx.declarations):
         expression = ctx.annotate(t, lambda text: f"{OMITTABLE}[{text}]")
         keywords.append(("default", "None"))
     elif f.default is None or f.default.value is None:
@@ -85,6 +93,11 @@ def field(f: ir.Field, model: ir.Model, ctx: Context) -> FieldView:
         ctx.imports.add("pydantic", "Field")
     note = constraints_note(f.type, style, enforced=True)  # the description is the Field's
     return FieldView(attribute_name, expression, with_field_call("Field", keywords), doc(note, INDENT))
+
+
+def _omittable(model: ir.Model, f: ir.Field, declarations: Mapping[str, ir.Declaration]) -> bool:
+    """Whether ``f`` is ``Omittable``: it may be absent, has no default, and its type holds no null."""
+    return not f.required and f.default is None and own_tag(model, f) is None and not fits(None, f.type, declarations)
 
 
 def _limits(t: ir.Type, imports: Imports) -> tuple[ir.Type, list[tuple[str, str]]]:
@@ -116,11 +129,10 @@ def class_imports(imports: Imports) -> None:
 def prelude(module: ir.Module, imports: Imports) -> str | None:
     """``Omittable``, where a field may be absent but not null."""
     declarations = {d.name: d for d in module.declarations}
-    if not any(not f.required and f.default is None and not fits(None, f.type, declarations)
-               for d in module.declarations if isinstance(d, ir.Model) for f in d.fields):
+    if not any(_omittable(d, f, declarations) for d in module.declarations if isinstance(d, ir.Model) for f in d.fields):
         return None
     type_var, alias = imports.add("typing", "TypeVar"), imports.add("typing", "TypeAlias")
-    annotated, validator = imports.add("typing", "Annotated"), imports.add("pydantic", "BeforeValidator")
+    annotated, validator = imports.add("typing", "Annotated"), imports.add("pydantic", "AfterValidator")
     return (f'_T = {type_var}("_T")\n\n\n'
             "def _present(value: _T) -> _T:\n"
             "    if value is None:\n"

@@ -1,5 +1,6 @@
-"""What the pydantic variant must say differently of a model: the attributes pydantic cannot take, and
-the unions it can tell apart by a field (``Field(discriminator=...)``).
+"""What the pydantic variant must say differently of a model: the attributes pydantic cannot take, the
+default of a tag the schema does not require, and the unions it can tell apart by a field
+(``Field(discriminator=...)``).
 
 Field names are the IR's in every variant, except where pydantic refuses or shadows them: a name
 with a leading underscore is a private attribute to pydantic (not a field at all), ``model_config``
@@ -50,11 +51,22 @@ def _free(name: str) -> bool:
     return not name.startswith("_") and name not in TAKEN and not name.startswith(PROTECTED)
 
 
+def own_tag(model: ir.Model, field: ir.Field) -> ir.LiteralValue | None:
+    """The default of ``model``'s tag field where the schema does not require it: the class's own tag, as
+    msgspec takes an absent tag of a class read on its own (and refuses it in a union of tagged classes).
+    ``None`` for any other field, and for a tag its field's values do not hold."""
+    tag = model.tag
+    if tag is None or field.wire_name != tag.field or field.required or field.default is not None:
+        return None
+    return tag.value if isinstance(field.type, ir.Literal) and tag.value in field.type.values else None
+
+
 def discriminator(union: ir.Union, declarations: Mapping[str, ir.Declaration]) -> str | None:
     """The attribute pydantic tells ``union``'s members apart by, where it can: two or more models of
     this module beside null, each with a field of the union's tag key (the one the schema names, or
-    the one every member's tag is on) typed as a ``Literal`` of values no other member has. Otherwise
-    ``None``: the union is read in pydantic's smart mode."""
+    the one every member's tag is on) typed as a ``Literal`` of values no other member has, required or
+    defaulting to the member's own tag (``own_tag``). Otherwise ``None``: the union is read in pydantic's
+    smart mode."""
     members = [m for m in union.members if m != ir.Null()]
     models = [d for m in members if isinstance(m, ir.Ref) and m.module is None
               and isinstance(d := declarations.get(m.name), ir.Model)]
@@ -66,8 +78,9 @@ def discriminator(union: ir.Union, declarations: Mapping[str, ir.Declaration]) -
     seen: set[ir.LiteralValue] = set()
     for model in models:
         tag = next((f for f in model.fields if f.wire_name == key), None)
-        if tag is None or not tag.required or not isinstance(tag.type, ir.Literal) \
-                or not all(isinstance(v, str) for v in tag.type.values) or seen.intersection(tag.type.values):
+        if tag is None or not isinstance(tag.type, ir.Literal) or not (tag.required or own_tag(model, tag) is not None):
+            return None
+        if not all(isinstance(v, str) for v in tag.type.values) or seen.intersection(tag.type.values):
             return None
         seen.update(tag.type.values)
         found.add(attributes(model)[tag.wire_name])

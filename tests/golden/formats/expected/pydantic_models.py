@@ -6,7 +6,7 @@ import decimal
 import uuid
 from typing import Annotated, TypeAlias, TypeVar
 
-from pydantic import BaseModel, BeforeValidator
+from pydantic import AfterValidator, BaseModel
 
 _T = TypeVar("_T")
 
@@ -17,7 +17,7 @@ def _present(value: _T) -> _T:
     return value
 
 
-Omittable: TypeAlias = Annotated[_T | None, BeforeValidator(_present)]
+Omittable: TypeAlias = Annotated[_T | None, AfterValidator(_present)]
 """A key that may be absent (``None`` then: see ``model_fields_set``) but not null."""
 
 
