@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypeAlias, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 _T = TypeVar("_T")
 
@@ -14,7 +14,7 @@ def _present(value: _T) -> _T:
     return value
 
 
-Omittable: TypeAlias = Annotated[_T | None, BeforeValidator(_present)]
+Omittable: TypeAlias = Annotated[_T | None, AfterValidator(_present)]
 """A key that may be absent (``None`` then: see ``model_fields_set``) but not null."""
 
 
