@@ -33,8 +33,9 @@ fuzz: $(STAMP)
 .PHONY: corpus fuzz
 
 # schemagen beside datamodel-code-generator (cold, no-op and one-component-edit runs on the seeds and
-# on OpenAI's description, and subsets of it): one Markdown table on stdout. Takes minutes; not part of
-# `make test`. `make bench BENCH=--quick`: one repetition, smaller subsets.
+# on OpenAI's description, and subsets of it; the pydantic variant beside its pydantic v2 output): one
+# Markdown table on stdout, and side tables. Takes minutes; not part of `make test`.
+# `make bench BENCH=--quick`: one repetition, smaller subsets.
 BENCH ?=
 bench: $(STAMP)
 	$(PY) bench/run.py $(BENCH)

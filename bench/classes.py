@@ -3,9 +3,10 @@
     .venv/bin/python bench/classes.py [SCHEMA] [--out FOLDER]
 
 ``SCHEMA`` defaults to OpenAI's description (../shared/corpora/openai/openapi.yaml). Prints, per
-variant: classes, lines, classes named by position (``Option<n>`` anywhere in the name) and classes whose text, with their
-own name taken out, is byte for byte the text of a class the schema names (a component or
-definition); with ``--out``, writes the three modules there.
+variant (the four, pydantic included): classes, lines, classes named by position (``Option<n>`` anywhere
+in the name) and classes whose text, with their own name taken out, is byte for byte the text of a class
+the schema names (a component or definition); with ``--out``, writes the four modules there.
+bench/pydantic_side.py counts the pydantic module beside datamodel-code-generator's.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def main() -> None:
     named = {d.name for d in module.declarations if not d.inline}
     renderer = Renderer(None, RenderOptions())
     print(f"{'variant':<10} {'classes':>8} {'lines':>8} {'positional':>11} {'copies':>7}")
-    for variant in ("dataclass", "typeddict", "msgspec"):
+    for variant in ("dataclass", "typeddict", "msgspec", "pydantic"):
         text = renderer.render(module, variant, path.name)
         if args.out:
             args.out.mkdir(parents=True, exist_ok=True)

@@ -23,6 +23,12 @@ the run's process tree (``make`` and what it starts), sampled every 20 ms; "rati
 cold run, datamodel-code-generator's time over schemagen's (× faster) and schemagen's peak over
 datamodel-code-generator's; for a no-op or edit run, its time as a share of schemagen's cold run.
 
+With the ``pydantic`` case, schemagen writing only its pydantic variant of OpenAI's description (``variants =
+["pydantic"]``; its pyproject.toml differs from this one's, so it runs what ``make generate`` would run, ``python -m
+schemagen generate``), cold and no-op, beside datamodel-codegen's ``pydantic_v2.BaseModel`` output, in the same
+repetitions; then, after the table, the tables of bench/pydantic_side.py (classes, copies and numbered names of
+both modules; ``model_validate_json`` on the same payloads; import time), from the module of its last run.
+
 Then, with the ``decode`` case, a second table (bench/decode.py): reading OpenAI-sized payloads with the
 dataclass variant's ``from_dict`` beside msgspec reading the msgspec variant (the ratio), and the size of
 both modules of OpenAI's whole description, with the converter's share.
@@ -30,7 +36,8 @@ both modules of OpenAI's whole description, with the converter's share.
 Then, with the ``growth`` case, a third (bench/growth.py): how the cost grows with each shape of schema
 (depth, unions in unions, ``allOf`` and ``$ref`` chains, width, long enums, shared members), ×2 a step.
 
-    .venv/bin/python bench/run.py [--quick] [--repeat N] [--no-dcg] [--cases seeds,openai,subsets,decode,growth]
+    .venv/bin/python bench/run.py [--quick] [--repeat N] [--no-dcg]
+                                  [--cases seeds,openai,subsets,pydantic,decode,growth]
 
 ``--quick``: one repetition, no 1,000-schema subset. Not part of ``make test``.
 """
@@ -193,11 +200,16 @@ def environment(cache: Path | None = None) -> dict[str, str]:
     return env
 
 
-def project(folder: Path, schemas: dict[str, Path | str]) -> Path:
-    """A project like this one (same Makefile, configuration, lock, .venv) with ``schemas``."""
+def project(folder: Path, schemas: dict[str, Path | str], settings: str = "") -> Path:
+    """A project like this one (same Makefile, configuration, lock, .venv) with ``schemas``; ``settings``: lines
+    added to its ``[tool.schemagen]``."""
     folder.mkdir(parents=True)
     for name in ("Makefile", "pyproject.toml", "requirements.lock"):
         shutil.copy(ROOT / name, folder / name)
+    if settings:
+        config = folder / "pyproject.toml"
+        text = config.read_text(encoding="utf-8")
+        config.write_text(text.replace("[tool.schemagen]\n", f"[tool.schemagen]\n{settings}\n", 1), encoding="utf-8")
     (folder / ".venv").symlink_to(ROOT / ".venv")
     (folder / "schemas").mkdir()
     for name, content in schemas.items():
@@ -228,6 +240,8 @@ class Bench:
         self.dcg = dcg
         self.rows: list[Row] = []
         self.count = 0
+        self.outputs: dict[str, Path] = {}
+        """``--output-model-type`` → the folder of datamodel-codegen's last run of it."""
 
     def note(self, text: str) -> None:
         print(f"[bench {time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
@@ -237,13 +251,14 @@ class Bench:
         return self.work / f"{self.count:03}-{name}"
 
     def case(self, case: str, folder: Path, edit: Callable[[Path, int], None] | None,
-             inputs: list[tuple[Path, str]]) -> None:
+             inputs: list[tuple[Path, str]], variants: str = "all 3", types: dict[str, str] = DCG_TYPES) -> None:
         """Repetition by repetition, so that a change of load on a shared machine falls on every run alike:
-        schemagen cold, no-op and edit, then datamodel-codegen once per variant."""
+        schemagen cold, no-op and edit, then datamodel-codegen once per variant (``types``; with several, their
+        sum is a row too). ``variants``: what the project's configuration writes."""
         command = make_generate(folder)
-        ours = {run: Row(case, "schemagen", "all 3", run) for run in ("cold", "no-op", "edit")}
-        theirs = {variant: Row(case, "datamodel-codegen", variant, "cold") for variant in DCG_TYPES}
-        both = Row(case, "datamodel-codegen", "all 3", "cold")
+        ours = {run: Row(case, "schemagen", variants, run) for run in ("cold", "no-op", "edit")}
+        theirs = {variant: Row(case, "datamodel-codegen", variant, "cold") for variant in types}
+        both = Row(case, "datamodel-codegen", variants, "cold")
         for i in range(self.repeat):
             self.note(f"{case}: repetition {i + 1}/{self.repeat}")
             shutil.rmtree(folder / "generated", ignore_errors=True)
@@ -255,14 +270,14 @@ class Bench:
                 ours["edit"].samples.append(measure(command, folder, env))
                 edit(folder, 0)  # back to the original
             if self.dcg:
-                samples = [self.datamodel_codegen(inputs, model_type) for model_type in DCG_TYPES.values()]
+                samples = [self.datamodel_codegen(inputs, model_type) for model_type in types.values()]
                 for row, sample in zip(theirs.values(), samples):
                     row.samples.append(sample)
                 both.samples.append(Sample(sum(s.seconds for s in samples), max(s.peak_mb for s in samples),
                                            max(s.tree_mb for s in samples), sum(s.cpu for s in samples)))
         self.rows += [row for row in ours.values() if row.samples]
         if self.dcg:
-            self.rows += [*theirs.values(), both]
+            self.rows += [*theirs.values(), *([both] if len(types) > 1 else [])]
 
     def datamodel_codegen(self, inputs: list[tuple[Path, str]], model_type: str) -> Sample:
         """One variant; with several inputs, one run each, their numbers added up."""
@@ -275,6 +290,7 @@ class Bench:
                               "--output", target], out, environment())
             total = Sample(total.seconds + sample.seconds, max(total.peak_mb, sample.peak_mb),
                            max(total.tree_mb, sample.tree_mb), total.cpu + sample.cpu)
+        self.outputs[model_type] = out
         return total
 
 
@@ -327,10 +343,11 @@ def table(rows: list[Row], repeat: int) -> str:
              "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- |"]
     for row in rows:
         ratio = row.note
-        cold = next((r for r in rows if r.case == row.case and r.tool == "schemagen" and r.run == "cold"), None)
+        cold = next((r for r in rows if r.case == row.case and r.tool == "schemagen" and r.run == "cold"
+                     and r.variants == row.variants), None)
         if row.tool == "schemagen" and cold is not None:
-            dcg = next((r for r in rows if r.case == row.case and r.tool == "datamodel-codegen" and r.variants == "all 3"),
-                       None)
+            dcg = next((r for r in rows if r.case == row.case and r.tool == "datamodel-codegen"
+                        and r.variants == row.variants), None)
             if row.run == "cold" and dcg is not None:
                 ratio = f"{dcg.seconds / row.seconds:.1f}× faster; peak {row.peak / dcg.peak:.2f} of its"
             elif row.run != "cold":
@@ -346,8 +363,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="one repetition, no 1,000-schema subset")
     parser.add_argument("--repeat", type=int, default=None, help="repetitions per measurement (default 3)")
     parser.add_argument("--no-dcg", dest="dcg", action="store_false", help="leave datamodel-codegen out")
-    parser.add_argument("--cases", default="seeds,openai,subsets,decode,growth",
-                        help="comma-separated: seeds, openai, subsets, decode, growth")
+    parser.add_argument("--cases", default="seeds,openai,subsets,pydantic,decode,growth",
+                        help="comma-separated: seeds, openai, subsets, pydantic, decode, growth")
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
     args = parser.parse_args(argv)
     repeat = args.repeat or (1 if args.quick else 3)
@@ -370,9 +387,9 @@ def main(argv: list[str] | None = None) -> int:
             folder = project(bench.fresh("seeds"), {p.name: p for p in sorted((ROOT / "schemas").iterdir())})
             bench.case("seeds", folder, edit_json_description(ROOT / "schemas" / "openai" / "TokenLogprob.json"),
                        [(p, "jsonschema") for p in sorted((ROOT / "schemas").iterdir())])
-        if ("openai" in cases or "subsets" in cases or "decode" in cases) and not OPENAI.exists():
+        if cases & {"openai", "subsets", "pydantic", "decode"} and not OPENAI.exists():
             bench.note(f"{OPENAI} is not here: OpenAI cases left out")
-            cases -= {"openai", "subsets", "decode"}
+            cases -= {"openai", "subsets", "pydantic", "decode"}
         if "openai" in cases:
             text = OPENAI.read_text(encoding="utf-8")
             folder = project(bench.fresh("openai"), {"openapi.yaml": OPENAI})
@@ -395,10 +412,22 @@ def main(argv: list[str] | None = None) -> int:
                                           allow_unicode=True), encoding="utf-8")
                 folder = project(bench.fresh(case), {"openapi.yaml": path})
                 bench.case(case, folder, None, [(path, "openapi")])
+        theirs = None
+        if "pydantic" in cases:
+            from pydantic_side import DCG_TYPE
+
+            folder = project(bench.fresh("openai-pydantic"), {"openapi.yaml": OPENAI}, 'variants = ["pydantic"]')
+            bench.case("openai", folder, None, [(OPENAI, "openapi")], "pydantic", {"pydantic": DCG_TYPE})
+            theirs = (bench.outputs[DCG_TYPE] / "openapi.py").read_text(encoding="utf-8") if args.dcg else None
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
     print(table(bench.rows, repeat))
+    if "pydantic" in cases:
+        from pydantic_side import report as pydantic_report
+
+        bench.note("pydantic: classes, model_validate_json and imports of both tools' pydantic modules")
+        print("\n" + pydantic_report(theirs, max(repeat, 5)))
     if "decode" in cases:
         from decode import measure as decoding
 
