@@ -1,7 +1,10 @@
 """`make bench`: schemagen beside datamodel-code-generator, timed in one run; one Markdown table on stdout.
 
 Cases, each in a throw-away project (a copy of this one's Makefile, pyproject.toml and lock, its .venv
-linked), so that what is timed is what a user runs, ``make generate``:
+linked), so that what is timed is what a user runs, ``make generate``; each project writes the three
+variants datamodel-codegen also writes (this project's own configuration adds the pydantic variant), so
+its pyproject.toml differs from this one's and what is run is what ``make generate`` runs there,
+``python -m schemagen generate`` (make would first rebuild the linked .venv):
 
 - ``seeds``: this project's ``schemas/``;
 - ``openai``: OpenAI's description (../shared/corpora/openai/openapi.yaml, ~1,400 component schemas);
@@ -24,8 +27,7 @@ cold run, datamodel-code-generator's time over schemagen's (× faster) and schem
 datamodel-code-generator's; for a no-op or edit run, its time as a share of schemagen's cold run.
 
 With the ``pydantic`` case, schemagen writing only its pydantic variant of OpenAI's description (``variants =
-["pydantic"]``; its pyproject.toml differs from this one's, so it runs what ``make generate`` would run, ``python -m
-schemagen generate``), cold and no-op, beside datamodel-codegen's ``pydantic_v2.BaseModel`` output, in the same
+["pydantic"]``), cold and no-op, beside datamodel-codegen's ``pydantic_v2.BaseModel`` output, in the same
 repetitions; then, after the table, the tables of bench/pydantic_side.py (classes, copies and numbered names of
 both modules; ``model_validate_json`` on the same payloads; import time), from the module of its last run.
 
@@ -63,6 +65,8 @@ OPENAI = ROOT.parent / "shared" / "corpora" / "openai" / "openapi.yaml"
 PYTHON = ROOT / ".venv" / "bin" / "python"
 DCG = ROOT / ".venv" / "bin" / "datamodel-codegen"
 DCG_TYPES = {"dataclass": "dataclasses.dataclass", "typeddict": "typing.TypedDict", "msgspec": "msgspec.Struct"}
+THREE = tuple(DCG_TYPES)
+"""What a case's project writes, unless it says otherwise: the variants datamodel-codegen writes too."""
 SUBSETS = (10, 100, 1000)
 
 sys.path.insert(0, str(ROOT))
@@ -200,16 +204,17 @@ def environment(cache: Path | None = None) -> dict[str, str]:
     return env
 
 
-def project(folder: Path, schemas: dict[str, Path | str], settings: str = "") -> Path:
-    """A project like this one (same Makefile, configuration, lock, .venv) with ``schemas``; ``settings``: lines
-    added to its ``[tool.schemagen]``."""
+def project(folder: Path, schemas: dict[str, Path | str], variants: tuple[str, ...] = THREE) -> Path:
+    """A project like this one (same Makefile, configuration, lock, .venv) with ``schemas``, writing
+    ``variants`` (the three datamodel-codegen writes too, unless a case says otherwise: this project's own
+    configuration writes the pydantic variant as well)."""
     folder.mkdir(parents=True)
     for name in ("Makefile", "pyproject.toml", "requirements.lock"):
         shutil.copy(ROOT / name, folder / name)
-    if settings:
-        config = folder / "pyproject.toml"
-        text = config.read_text(encoding="utf-8")
-        config.write_text(text.replace("[tool.schemagen]\n", f"[tool.schemagen]\n{settings}\n", 1), encoding="utf-8")
+    config = folder / "pyproject.toml"
+    text = re.sub(r"(?m)^variants = .*\n", "", config.read_text(encoding="utf-8"))
+    line = "variants = [" + ", ".join(f'"{v}"' for v in variants) + "]"
+    config.write_text(text.replace("[tool.schemagen]\n", f"[tool.schemagen]\n{line}\n", 1), encoding="utf-8")
     (folder / ".venv").symlink_to(ROOT / ".venv")
     (folder / "schemas").mkdir()
     for name, content in schemas.items():
@@ -416,7 +421,7 @@ def main(argv: list[str] | None = None) -> int:
         if "pydantic" in cases:
             from pydantic_side import DCG_TYPE
 
-            folder = project(bench.fresh("openai-pydantic"), {"openapi.yaml": OPENAI}, 'variants = ["pydantic"]')
+            folder = project(bench.fresh("openai-pydantic"), {"openapi.yaml": OPENAI}, ("pydantic",))
             bench.case("openai", folder, None, [(OPENAI, "openapi")], "pydantic", {"pydantic": DCG_TYPE})
             theirs = (bench.outputs[DCG_TYPE] / "openapi.py").read_text(encoding="utf-8") if args.dcg else None
     finally:
