@@ -11,50 +11,59 @@ bigger split), and lays the keywords out:
 - a keyword that still does not fit is a string black cannot split (left long), or a concatenation,
   split at its parenthesis: its strings on one line if they fit, else one a line.
 
-Anything else is ``_Unknown``: black formats the statement.
+Anything else is ``Unknown``: black formats the statement.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from .stable import _Planner
+from .forms import Unknown, is_black_string
 
 _LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
 _INDENT = "    "
 
 
-def concatenation(planner: _Planner, k: ast.keyword) -> list[str] | None:
-    """The string literals of a keyword whose value is several, in parentheses (``None``: it is no such
-    keyword); ``_Unknown`` where the source is not in black's form."""
-    from .stable import _is_black_string, _Unknown
+class Printer(Protocol):
+    """What of ``stable``'s planner a layout uses."""
 
+    def segment(self, node: ast.expr) -> str: ...
+
+    def code(self, line: str) -> str: ...
+
+    def fits(self, line: str) -> bool: ...
+
+    def expr(self, node: ast.expr) -> str: ...
+
+    def keyword(self, k: ast.keyword) -> str: ...
+
+
+def concatenation(planner: Printer, k: ast.keyword) -> list[str] | None:
+    """The string literals of a keyword whose value is several, in parentheses (``None``: it is no such
+    keyword); ``Unknown`` where the source is not in black's form."""
     if not (isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)):
         return None
     text = planner.segment(k.value)
-    if _is_black_string(text):
+    if is_black_string(text):
         return None
     literals = _LITERAL.findall(text)
-    if len(literals) < 2 or _LITERAL.sub("", text).strip() or not all(map(_is_black_string, literals)):
-        raise _Unknown
+    if len(literals) < 2 or _LITERAL.sub("", text).strip() or not all(map(is_black_string, literals)):
+        raise Unknown
     around = planner.segment(k)  # type: ignore[arg-type]  # (a keyword has a position, as an expression has)
     opened, _, closed = around[len(k.arg or "") + 1:].partition(text)
     if opened.rstrip() != "(" or closed.strip() != ")":
-        raise _Unknown
+        raise Unknown
     return literals
 
 
-def layout(planner: _Planner, stmt: ast.AnnAssign, indent: str) -> str:
-    """The statement as black lays it out, split at its call's bracket; ``_Unknown`` outside the subset."""
-    from .stable import _Unknown
-
+def layout(planner: Printer, stmt: ast.AnnAssign, indent: str) -> str:
+    """The statement as black lays it out, split at its call's bracket; ``Unknown`` outside the subset."""
     call = stmt.value
     if not (isinstance(call, ast.Call) and isinstance(stmt.target, ast.Name) and stmt.simple and not call.args
             and call.keywords and isinstance(call.func, (ast.Name, ast.Attribute))):
-        raise _Unknown
+        raise Unknown
     head = planner.code(f"{indent}{stmt.target.id}: {planner.expr(stmt.annotation)} = {planner.expr(call.func)}(")
     inner = indent + _INDENT
     keywords = [(planner.keyword(k), concatenation(planner, k), k.arg) for k in call.keywords]
@@ -67,16 +76,14 @@ def layout(planner: _Planner, stmt: ast.AnnAssign, indent: str) -> str:
     return "\n".join([head, *lines, indent + ")"]) + "\n"
 
 
-def _keyword(planner: _Planner, indent: str, text: str, strings: list[str] | None, name: str | None,
+def _keyword(planner: Printer, indent: str, text: str, strings: list[str] | None, name: str | None,
              comma: str) -> list[str]:
-    from .stable import _Unknown
-
     line = indent + text + comma
     if planner.fits(line):
         return [line]
     if strings is None:
         if not re.fullmatch(r"\w+=" + _LITERAL.pattern, text):
-            raise _Unknown  # only a lone string is left long; black would split anything else
+            raise Unknown  # only a lone string is left long; black would split anything else
         return [line]
     inner = indent + _INDENT
     joined = inner + " ".join(strings)

@@ -30,19 +30,16 @@ black's in every case; only the speed depends on the subset.
 from __future__ import annotations
 
 import ast
-import re
 
 from ...render.format import LINE_LENGTH
 from . import calls
+from .forms import Unknown as _Unknown, is_black_docstring as _is_black_docstring
+from .forms import is_black_number as _is_black_number, is_black_string as _is_black_string
 
 Piece = tuple[str, str]
 """``("text", what black makes of this part)``, or a statement black formats on its own:
 ``("module" | "body" | "header", its source)``."""
 Plan = tuple[Piece, ...]
-
-
-class _Unknown(Exception):
-    """Something the planner does not print; the chunk goes to black whole."""
 
 
 def plan_chunk(chunk: str) -> Plan | None:
@@ -289,46 +286,3 @@ def _is_string(stmt: ast.stmt) -> bool:
 
 def _has_parameters(a: ast.arguments) -> bool:
     return bool(a.posonlyargs or a.args or a.vararg or a.kwonlyargs or a.kwarg)
-
-
-_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:e-?[0-9]+)?")
-_ESCAPES = re.compile(r'\\(?:[\\nrt]|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})')
-_TRIPLE_ESCAPES = re.compile(r'\\(?:[\\nrt"]|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})')
-
-
-def _is_black_number(text: str) -> bool:
-    return _NUMBER.fullmatch(text) is not None
-
-
-def _is_black_string(text: str) -> bool:
-    """Whether ``text`` is one string literal of the subset, which black leaves as it is (not a docstring).
-
-    Escapes are read left to right, as Python reads them; a backslash left over is one not accepted."""
-    triple = len(text) >= 6 and text[:3] == text[-3:] == '"""'
-    if not (triple or (len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'")):
-        return False
-    body = text[3:-3] if triple else text[1:-1]
-    plain = (_TRIPLE_ESCAPES if triple else _ESCAPES).sub("", body)
-    if "\\" in plain or not all(c.isprintable() or (triple and c == "\n") for c in body):
-        return False
-    if triple:
-        return '"""' not in plain and not plain.endswith('"')
-    return text[0] not in body and (text[0] == '"' or '"' in body)
-
-
-def _is_black_docstring(text: str) -> bool:
-    """Whether ``text`` is a class docstring of the subset, which black leaves as it is."""
-    indent = "    "
-    body = text[3:-3]
-    first, *rest = body.split("\n")
-    if not (text[:3] == '"""' and _is_black_string(text) and first == first.strip() != ""
-            and first[0] != '"' and body[-1] not in '"\\'):
-        return False
-    if not rest:
-        return True
-    if not all(line == "" or (line.startswith(indent) and line == line.rstrip()) for line in rest[:-1]):
-        return False
-    last = rest[-1]
-    return (last == indent or (last.startswith(indent) and last == last.rstrip())) \
-        and any(line.startswith(indent) and line[4:5] not in ("", " ") for line in rest) \
-        and len(last) + 3 <= LINE_LENGTH
