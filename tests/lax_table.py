@@ -53,9 +53,14 @@ class Outcome:
 class Row:
     case: str
     schema: Any
-    payload: Any
+    text: str
+    """The payload as the table writes it (a number's digits are its own: ``json.dumps`` would round them)."""
     msgspec: Outcome
     pydantic: Outcome
+
+    @property
+    def payload(self) -> Any:
+        return json.loads(self.text)
 
 
 @cache
@@ -66,7 +71,7 @@ def rows() -> tuple[Row, ...]:
     section = text.split(HEADING, 1)[1].split("\n## ", 1)[0]
     lines = [line for line in section.splitlines() if line.startswith("|")]
     assert lines and _cells(lines[0]) == COLUMNS, f"the table's columns are not {COLUMNS}"
-    return tuple(Row(case, json.loads(_code(schema)), json.loads(_code(payload)), _outcome(ms), _outcome(py))
+    return tuple(Row(case, json.loads(_code(schema)), _code(payload), _outcome(ms), _outcome(py))
                  for case, schema, payload, ms, py in map(_cells, lines[2:]))
 
 
@@ -101,23 +106,28 @@ def document(table: tuple[Row, ...]) -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": definitions}
 
 
-@cache
-def generated() -> tuple[ModuleType, ModuleType]:
-    """The msgspec and pydantic modules of the table's document (made once per process)."""
+def generate(schema: dict[str, Any]) -> tuple[ModuleType, ModuleType]:
+    """The msgspec and pydantic modules of a JSON Schema document."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "lax.json"
-        path.write_text(json.dumps(document(rows())))
+        path.write_text(json.dumps(schema))
         module = to_ir(Input("lax", path, path.name, "jsonschema"), Path(folder), Reporter())
     renderer = Renderer(None, RenderOptions())
     ms, py = (modules.exec_module(renderer.render(module, v, "lax"), "lax") for v in ("msgspec", "pydantic"))
     return ms, py
 
 
+@cache
+def generated() -> tuple[ModuleType, ModuleType]:
+    """The modules of the table's document (made once per process)."""
+    return generate(document(rows()))
+
+
 def read(n: int, optional: bool) -> tuple[Reading, Reading]:
     """Row ``n``'s payload (1-based), as the value of its class, read by msgspec and by pydantic."""
     ms, py = generated()
     name = f"Row{n}" + ("Optional" if optional else "")
-    raw = json.dumps({"value": rows()[n - 1].payload})
+    raw = f'{{"value": {rows()[n - 1].text}}}'
     return msgspec_reads(getattr(ms, name), raw), pydantic_reads(getattr(py, name), raw)
 
 

@@ -6,12 +6,14 @@ by design (``msgspec_reads_otherwise``: a widened union, say) only that neither 
 
 On the recorded-style payloads (tests/fixtures/payloads, through this project's inputs), the recorded
 stream (tests/fixtures/streams), and random payloads of every golden case's classes, broken or not
-(tests/payload_strategies.py). OpenAI's description: tests/test_pydantic_openai.py.
+(tests/payload_strategies.py) and of random schemas (tests/fuzz_strategies.py). OpenAI's description:
+tests/test_pydantic_openai.py.
 """
 
 from __future__ import annotations
 
 import json
+import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from functools import cache
@@ -24,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import bench_module, examples
+from fuzz_strategies import documents, model_documents
 from golden import ROOT, Case, cases
 from lax_table import disagreement
 from payload_strategies import mutated, payloads
@@ -121,3 +124,37 @@ def test_the_golden_cases_classes_read_random_payloads_alike(case: Case) -> None
     finally:
         modules.forget_module(ms)
         modules.forget_module(py)
+
+
+def test_random_schemas_and_payloads_read_alike() -> None:
+    """Random documents, mostly of objects (tests/fuzz_strategies.py); payloads of their classes' IR, broken
+    or not."""
+    checked: Counter[str] = Counter()
+
+    @settings(max_examples=examples(100), suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        case = data.draw(st.one_of(model_documents(), model_documents(), documents()), label="schema")
+        with tempfile.TemporaryDirectory() as folder:
+            module = case.lowered(Path(folder) / "input")
+        models = [d for d in module.declarations if isinstance(d, ir.Model)] if module is not None else []
+        if not models:
+            return
+        ms, py = (modules.exec_module(RENDERER.render(module, v, case.input_name), "random") for v in ("msgspec", "pydantic"))
+        try:
+            declarations = {d.name: d for d in module.declarations}
+            for _ in range(4):
+                model = data.draw(st.sampled_from(models), label="model")
+                payload = data.draw(payloads(ir.Ref(model.name), declarations), label="payload")
+                if data.draw(st.integers(0, 2), label="break it"):
+                    payload = data.draw(mutated(payload), label="broken")
+                problem = disagreement(getattr(ms, model.name), getattr(py, model.name), payload)  # always: no crash
+                if not msgspec_reads_otherwise(model, declarations):
+                    assert problem is None, f"{model.name} {json.dumps(payload)}: {problem}\n{case.describe()}"
+                    checked["read" if msgspec_reads(getattr(ms, model.name), json.dumps(payload)).read else "refused"] += 1
+        finally:
+            modules.forget_module(ms)
+            modules.forget_module(py)
+
+    check()
+    assert checked["read"] >= 10 and checked["refused"] >= 5, checked
