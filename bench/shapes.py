@@ -47,11 +47,13 @@ def ref_chain(n: int) -> Document:
 
 
 def wide(n: int) -> Document:
-    """One object with ``n`` properties of several kinds."""
+    """One object with ``n`` properties of several kinds, under keys of several kinds: a name as it is,
+    one no variant can take (``p-1``), one only pydantic cannot take (``_p3``, a private attribute there)."""
     kinds = ({"type": "string"}, {"type": "integer", "minimum": 0}, {"type": ["string", "null"]},
              {"type": "array", "items": {"type": "number"}}, {"type": "object", "properties": {"a": {"type": "string"}}})
+    keys = [(f"p{i}", f"p-{i}", f"p{i}", f"_p{i}")[i % 4] for i in range(n)]
     return {"title": "Wide", "type": "object",
-            "properties": {f"p{i}": kinds[i % len(kinds)] for i in range(n)}, "required": [f"p{i}" for i in range(0, n, 2)]}
+            "properties": {key: kinds[i % len(kinds)] for i, key in enumerate(keys)}, "required": keys[::2]}
 
 
 def wide_union(n: int) -> Document:

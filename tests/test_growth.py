@@ -34,10 +34,12 @@ from conftest import ROOT, bench_module
 GROWTH = bench_module("growth")
 SHAPES: dict[str, Callable[[int], dict[str, Any]]] = GROWTH.SHAPES
 SIZES = (12, 24, 48)
-SCALE = {"long enum": 8}
+SCALE = {"long enum": 8, "wide object": 4}
 """Shapes whose every unit costs so few calls (an enum value: about ten) that at ``SIZES`` a step in some
-fixed cost (some fifty calls, seen between 24 and 48 values) weighs as much as the growth: counted at
-``SIZES`` times this."""
+fixed cost (some fifty calls, seen between 24 and 48 values) weighs as much as the growth, or so many
+(a field: hundreds) that work squared in their number shows only further up (the pydantic variant's
+names of a class, made again for each of its fields, passed at 48 fields and failed at 192): counted
+at ``SIZES`` times this."""
 LINEAR = 2.4
 """The most ``work(4n) - work(2n)`` may be over ``work(2n) - work(n)``: 2 is linear, 4 quadratic."""
 

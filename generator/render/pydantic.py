@@ -16,8 +16,9 @@ each schema fact becomes.
   union is read in pydantic's smart mode. A tag key the schema does not require defaults to the class's
   own tag (``kind: Literal["circle"] = "circle"``), as msgspec reads a tagged class on its own; in the
   union it must still be there.
-- Limits are ``Annotated[T, Field(ge=..., pattern=re.compile(...))]``; a description is the class's
-  docstring or the field's ``Field(description=...)``; what is not enforced is said in the field's docstring.
+- A field's own limits are ``Field`` keywords (``Field(ge=..., pattern=re.compile(...))``), limits inside
+  its type ``Annotated[T, Field(...)]``; a description is the class's docstring or the field's
+  ``Field(description=...)``; what is not enforced is said in the field's docstring.
 - Formats have their Python type where pydantic reads the format as a type of its own; ``base64``
   stays a string (pydantic's ``bytes`` reads UTF-8, its ``Base64Bytes`` accepts any text).
 """

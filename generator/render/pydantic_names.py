@@ -31,8 +31,21 @@ TAKEN = frozenset({
 PROTECTED = ("model_validate", "model_dump")
 
 
+_LAST: list[tuple[ir.Model, dict[str, str]]] = []
+"""The model ``attributes`` was last asked of, and its answer: a class's fields are asked one after
+another, and each asks for all of them (so a wide class costs its width once, not its width squared)."""
+
+
 def attributes(model: ir.Model) -> dict[str, str]:
     """Wire name → the attribute of ``model``'s class: the IR's name unless pydantic cannot take it."""
+    if _LAST and _LAST[0][0] is model:
+        return _LAST[0][1]
+    names = _attributes(model)
+    _LAST[:] = [(model, names)]
+    return names
+
+
+def _attributes(model: ir.Model) -> dict[str, str]:
     names = {f.wire_name: f.name for f in model.fields}
     if all(_free(n) for n in names.values()):
         return names
