@@ -1,4 +1,5 @@
-"""Helpers for the large-corpus tests: which names a generated module defines, and grouping problems by kind."""
+"""Helpers for the large-corpus tests: which names a generated module defines, grouping problems by kind,
+and the fields a union types."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from conftest import bench_module
+from schemagen import ir
 from schemagen.diagnostics import Diagnostic
 
 defined_names = bench_module("modules").defined_names
@@ -78,3 +80,17 @@ def source_line(root: Path, file: str, line: int) -> str:
         return (root / file).read_text().splitlines()[line - 1].strip()
     except (OSError, IndexError):
         return "?"
+
+
+def union_fields(module: ir.Module) -> list[tuple[ir.Model, ir.Field, ir.Union]]:
+    """Each field whose type, or the type of the alias it names, is a union of two or more besides null."""
+    declarations = {d.name: d for d in module.declarations}
+    found: list[tuple[ir.Model, ir.Field, ir.Union]] = []
+    for model in (d for d in module.declarations if isinstance(d, ir.Model)):
+        for f in model.fields:
+            t = f.type
+            while isinstance(t, ir.Ref) and isinstance(alias := declarations.get(t.name), ir.Alias):
+                t = alias.type
+            if isinstance(t, ir.Union) and sum(not isinstance(m, ir.Null) for m in t.members) > 1:
+                found.append((model, f, t))
+    return found

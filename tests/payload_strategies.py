@@ -4,13 +4,16 @@
 objects with every required key, some optional ones (a null where the type allows it), the tag of
 a tagged model, unknown keys where the model is open; formatted strings as msgspec writes them.
 ``mutated(value)`` breaks one place of a value: a value of another JSON type, a key removed or
-added, a string that is no enum value.
+added, a string that is no enum value. ``lowered_classes`` and ``class_payloads`` draw a random
+document's IR and payloads of its classes, for the tests that hold two variants together on them.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -142,3 +145,26 @@ def mutated(draw: st.DrawFn, value: Any) -> Any:
         container[key] = draw(st.one_of(_JSON, st.floats(allow_nan=False, allow_infinity=False))
                               .filter(lambda new: type(new) is not type(old)))
     return value
+
+
+def lowered_classes(data: st.DataObject, documents: st.SearchStrategy[Any]) -> tuple[Any, ir.Module] | None:
+    """A random document drawn from ``documents`` (tests/fuzz_strategies.py's cases) and lowered: the case
+    and its IR; ``None`` where it declares no class (or is a clean error)."""
+    case = data.draw(documents, label="schema")
+    with tempfile.TemporaryDirectory() as folder:
+        module = case.lowered(Path(folder) / "input")
+    if module is None or not any(isinstance(d, ir.Model) for d in module.declarations):
+        return None
+    return case, module
+
+
+def class_payloads(data: st.DataObject, module: ir.Module, rounds: int = 4) -> Iterator[tuple[ir.Model, Any]]:
+    """``rounds`` classes of ``module`` drawn, each with a payload of it, broken two times in three."""
+    declarations = {d.name: d for d in module.declarations}
+    models = [d for d in module.declarations if isinstance(d, ir.Model)]
+    for _ in range(rounds):
+        model = data.draw(st.sampled_from(models), label="model")
+        payload = data.draw(payloads(ir.Ref(model.name), declarations), label="payload")
+        if data.draw(st.integers(0, 2), label="break it"):
+            payload = data.draw(mutated(payload), label="broken")
+        yield model, payload

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,7 +38,7 @@ from schemagen.project.pipeline import Renderer, to_ir
 from schemagen.render.msgspec_unions import Widening, legal
 from schemagen.render.options import RenderOptions
 from golden import ROOT, Case, cases
-from payload_strategies import mutated, payloads
+from payload_strategies import class_payloads, lowered_classes
 
 modules = bench_module("modules")
 PAYLOADS = ROOT / "tests" / "fixtures" / "payloads"
@@ -258,10 +257,7 @@ def test_the_golden_cases_classes_read_random_payloads_alike(case: Case) -> None
     @settings(max_examples=40, suppress_health_check=list(HealthCheck))
     @given(st.data())
     def check(data: st.DataObject) -> None:
-        model = data.draw(st.sampled_from(models), label="model")
-        payload = data.draw(payloads(ir.Ref(model.name), declarations), label="payload")
-        if data.draw(st.integers(0, 2), label="break it"):
-            payload = data.draw(mutated(payload), label="broken")
+        [(model, payload)] = class_payloads(data, module, rounds=1)
         problem = agree(getattr(ms, model.name), getattr(dc, model.name), payload)
         assert problem is None or differs[model.name], f"{model.name} {json.dumps(payload)}: {problem}"
         strictly[model.name] += not differs[model.name]
@@ -313,21 +309,14 @@ def test_random_schemas_and_payloads_read_alike() -> None:
     @settings(max_examples=examples(150), suppress_health_check=list(HealthCheck))
     @given(st.data())
     def check(data: st.DataObject) -> None:
-        case = data.draw(st.one_of(model_documents(), model_documents(), model_documents(), documents()),
-                         label="schema")
-        with tempfile.TemporaryDirectory() as folder:
-            module = case.lowered(Path(folder) / "input")
-        models = [d for d in module.declarations if isinstance(d, ir.Model)] if module is not None else []
-        if not models:
+        drawn = lowered_classes(data, st.one_of(model_documents(), model_documents(), model_documents(), documents()))
+        if drawn is None:
             return
+        case, module = drawn
         ms, dc = _generated(module, case.input_name)
         try:
             declarations = {d.name: d for d in module.declarations}
-            for _ in range(4):
-                model = data.draw(st.sampled_from(models), label="model")
-                payload = data.draw(payloads(ir.Ref(model.name), declarations), label="payload")
-                if data.draw(st.integers(0, 2), label="break it"):
-                    payload = data.draw(mutated(payload), label="broken")
+            for model, payload in class_payloads(data, module):
                 problem = agree(getattr(ms, model.name), getattr(dc, model.name), payload)  # always: no crash
                 if not _differs(model, declarations):
                     assert problem is None, f"{model.name} {json.dumps(payload)}: {problem}"

@@ -28,7 +28,7 @@ from mypy import api
 
 from conftest import bench_module, examples, output_package, shared
 from corpus_tools import (defined_names, error_kind, group, mypy_errors, offending_type, source_line,
-                          summarise_warnings)
+                          summarise_warnings, union_fields)
 from schemagen import ir
 from schemagen.diagnostics import Reporter, SchemaError
 from schemagen.ir.walk import refs
@@ -348,20 +348,6 @@ FORMATS = re.compile(r"Invalid (RFC3339|ISO8601|UUID|decimal|base64)|Only units|
 """The dataclass variant's messages for a format: the oracle asserts none."""
 
 
-def _union_fields(module: ir.Module) -> list[tuple[ir.Model, ir.Field, ir.Union]]:
-    """Each field whose type, or the type of the alias it names, is a union of two or more besides null."""
-    declarations = {d.name: d for d in module.declarations}
-    found: list[tuple[ir.Model, ir.Field, ir.Union]] = []
-    for model in (d for d in module.declarations if isinstance(d, ir.Model)):
-        for f in model.fields:
-            t = f.type
-            while isinstance(t, ir.Ref) and isinstance(alias := declarations.get(t.name), ir.Alias):
-                t = alias.type
-            if isinstance(t, ir.Union) and sum(not isinstance(m, ir.Null) for m in t.members) > 1:
-                found.append((model, f, t))
-    return found
-
-
 def _inside(message: str, wire: str) -> bool:
     """Whether a ``DecodeError``'s or msgspec's message is about the value of ``wire`` (or within it)."""
     return re.search(rf" - at `\$\.{re.escape(wire)}([.\[]|`$)", message) is not None
@@ -385,7 +371,7 @@ def test_every_union_reads_as_the_schema_says(corpus: Corpus, record_property: R
         schema = oracle.schema(m.origin)
         return schema is not None and f.wire_name in schema.get("properties", ())
 
-    places = list({u: (m, f, u) for m, f, u in reversed(_union_fields(corpus.ir)) if declared(m, f)}.values())[::-1]
+    places = list({u: (m, f, u) for m, f, u in reversed(union_fields(corpus.ir)) if declared(m, f)}.values())[::-1]
     widens: dict[str, bool] = {}
     outcomes: Counter[str] = Counter()
     problems: list[str] = []

@@ -13,13 +13,11 @@ tests/test_pydantic_openai.py.
 from __future__ import annotations
 
 import json
-import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -29,7 +27,7 @@ from conftest import bench_module, examples
 from fuzz_strategies import documents, model_documents
 from golden import ROOT, Case, cases
 from lax_table import disagreement
-from payload_strategies import mutated, payloads
+from payload_strategies import class_payloads, lowered_classes
 from pydantic_reading import msgspec_reads, msgspec_reads_otherwise
 from schemagen import ir
 from schemagen.diagnostics import Reporter
@@ -110,10 +108,7 @@ def test_the_golden_cases_classes_read_random_payloads_alike(case: Case) -> None
     @settings(max_examples=examples(40), suppress_health_check=list(HealthCheck))
     @given(st.data())
     def check(data: st.DataObject) -> None:
-        model = data.draw(st.sampled_from(models), label="model")
-        payload: Any = data.draw(payloads(ir.Ref(model.name), declarations), label="payload")
-        if data.draw(st.integers(0, 2), label="break it"):
-            payload = data.draw(mutated(payload), label="broken")
+        [(model, payload)] = class_payloads(data, module, rounds=1)
         problem = disagreement(getattr(ms, model.name), getattr(py, model.name), payload)  # always: no crash
         assert problem is None or otherwise[model.name], f"{model.name} {json.dumps(payload)}: {problem}"
         checked[model.name] += not otherwise[model.name]
@@ -134,20 +129,14 @@ def test_random_schemas_and_payloads_read_alike() -> None:
     @settings(max_examples=examples(100), suppress_health_check=list(HealthCheck))
     @given(st.data())
     def check(data: st.DataObject) -> None:
-        case = data.draw(st.one_of(model_documents(), model_documents(), documents()), label="schema")
-        with tempfile.TemporaryDirectory() as folder:
-            module = case.lowered(Path(folder) / "input")
-        models = [d for d in module.declarations if isinstance(d, ir.Model)] if module is not None else []
-        if not models:
+        drawn = lowered_classes(data, st.one_of(model_documents(), model_documents(), documents()))
+        if drawn is None:
             return
+        case, module = drawn
         ms, py = (modules.exec_module(RENDERER.render(module, v, case.input_name), "random") for v in ("msgspec", "pydantic"))
         try:
             declarations = {d.name: d for d in module.declarations}
-            for _ in range(4):
-                model = data.draw(st.sampled_from(models), label="model")
-                payload = data.draw(payloads(ir.Ref(model.name), declarations), label="payload")
-                if data.draw(st.integers(0, 2), label="break it"):
-                    payload = data.draw(mutated(payload), label="broken")
+            for model, payload in class_payloads(data, module):
                 problem = disagreement(getattr(ms, model.name), getattr(py, model.name), payload)  # always: no crash
                 if not msgspec_reads_otherwise(model, declarations):
                     assert problem is None, f"{model.name} {json.dumps(payload)}: {problem}\n{case.describe()}"

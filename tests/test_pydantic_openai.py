@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from conftest import bench_module, examples, shared
+from corpus_tools import union_fields
 from lax_table import disagreement
 from payload_strategies import mutated, payloads
 from pydantic_reading import msgspec_reads, msgspec_reads_otherwise
@@ -90,26 +91,12 @@ def test_every_example_reads_as_msgspec_reads_it(corpus: Corpus) -> None:
     assert outcomes["read"] > 300 and outcomes["refused"] > 0, outcomes
 
 
-def _union_fields(module: ir.Module) -> list[tuple[ir.Model, ir.Field]]:
-    """Each field whose type, or the type of the alias it names, is a union of two or more besides null."""
-    declarations = {d.name: d for d in module.declarations}
-    found = []
-    for model in (d for d in module.declarations if isinstance(d, ir.Model)):
-        for f in model.fields:
-            t = f.type
-            while isinstance(t, ir.Ref) and isinstance(alias := declarations.get(t.name), ir.Alias):
-                t = alias.type
-            if isinstance(t, ir.Union) and sum(not isinstance(m, ir.Null) for m in t.members) > 1:
-                found.append((model, f))
-    return found
-
-
 def test_random_payloads_read_as_msgspec_reads_them(corpus: Corpus) -> None:
     """A random class's payload, or one whose field holds a random value of the union it is typed with (one
     of its keys dropped now and then: a member's tag, say); broken or not."""
     declarations = corpus.declarations
     models = [d for d in corpus.ir.declarations if isinstance(d, ir.Model)]
-    places = _union_fields(corpus.ir)
+    places = [(m, f) for m, f, _ in union_fields(corpus.ir)]
     outcomes: Counter[str] = Counter()
 
     @settings(max_examples=examples(80), deadline=None, suppress_health_check=list(HealthCheck),
