@@ -284,3 +284,16 @@ def test_what_is_no_json_is_an_error_and_a_byte_order_mark_is_none(tmp_path: Pat
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert f"{tmp_path / 'nan.jsonl'}:2" in result.stderr and "NaN is no JSON number" in result.stderr
     assert "bom.json" not in result.stderr
+
+
+def test_pydantic_s_refusal_is_placed_as_the_explanation_places_keys() -> None:
+    """Where the explanation finds nothing, the pydantic models' own words stand: each place a JSONPath."""
+    import pydantic
+
+    from schemagen.evidence.variants import _pydantic
+
+    class Holder(pydantic.BaseModel):
+        counts: dict[str, int]
+
+    said = _pydantic(Holder)({"counts": {"plain": 1, "b c": "x"}})
+    assert said is not None and said.endswith('at $.counts["b c"]'), said

@@ -106,7 +106,7 @@ class Explainer(Decoder):
                 return
             case ir.Map(item) if isinstance(value, dict):
                 for k, v in value.items():
-                    self._explain(v, item, scope, _key(where, k), owner.then("additionalProperties"), out)
+                    self._explain(v, item, scope, keyed(where, k), owner.then("additionalProperties"), out)
                 return
             case ir.Constrained(inner, _) if not isinstance(inner, (ir.Scalar, ir.Literal)):
                 if not self._value(value, t, scope):
@@ -160,10 +160,10 @@ class Explainer(Decoder):
             slot = s.fields.get(key)
             if slot is None:
                 if s.extra is None:
-                    out.append(Problem(_key(where, key), "unknown key", f"`{key}` is a key the object does not have",
+                    out.append(Problem(keyed(where, key), "unknown key", f"`{key}` is a key the object does not have",
                                        owner, key, item))
             elif not self.accepts(item, slot.type, s.scope):
-                self._explain(item, self._legal_type(slot.type, s.scope), s.scope, _key(where, key),
+                self._explain(item, self._legal_type(slot.type, s.scope), s.scope, keyed(where, key),
                               owner.then("properties", key), out)
         for key, slot in s.fields.items():
             if slot.required and key not in value:
@@ -193,7 +193,8 @@ def _kind_of(t: ir.Type) -> str:
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _key(where: str, key: str) -> str:
+def keyed(where: str, key: str) -> str:
+    """The place of ``key`` in the object at ``where`` (a JSONPath): ``$.a.b``, or ``$.a["b c"]``."""
     return f"{where}.{key}" if _PLAIN.fullmatch(key) else f"{where}[{json.dumps(key)}]"
 
 

@@ -11,6 +11,7 @@ msgspec models decide, and ``validate`` says so).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import sys
@@ -23,6 +24,7 @@ from ..compare.sides import Side
 from ..ir import JSON
 from ..project import config as configuration
 from ..project.pipeline import Renderer
+from .explain import keyed
 
 Verdict = Callable[[JSON], str | None]
 """``None`` when the model reads the value, else what it says."""
@@ -78,11 +80,14 @@ def _pydantic(root: Any) -> Verdict:
         try:
             adapter.validate_json(json.dumps(value))
         except pydantic.ValidationError as error:
-            return "; ".join(f"{e['msg']} at $" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in e["loc"])
-                             for e in error.errors())
+            return "; ".join(f"{e['msg']} at {functools.reduce(_step, e['loc'], '$')}" for e in error.errors())
         return None
 
     return validated
+
+
+def _step(where: str, key: str | int) -> str:
+    return f"{where}[{key}]" if isinstance(key, int) else keyed(where, key)
 
 
 def _imported(side: Side, variant: str) -> ModuleType:
