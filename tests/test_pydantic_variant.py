@@ -211,3 +211,22 @@ def test_compare_says_the_same_whichever_variants_are_written(tmp_path: Path, va
     write(tmp_path / "schemas" / "openai.json", OPENAI)
     done = run(tmp_path, "compare", "schemas/provider.json", "schemas/openai.json#Response")
     assert done.stdout == EXPECTED, done.stdout + done.stderr
+
+
+def test_a_class_s_attributes_are_made_once_whatever_its_fields_hold(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every field asks for its class's attribute names, and a tagged union among them for its members':
+    each class's are made once (made again for each field, a wide class costs its width squared)."""
+    from schemagen.render import pydantic_names
+
+    made: list[str] = []
+    real = pydantic_names._attributes
+    monkeypatch.setattr(pydantic_names, "_attributes", lambda model: made.append(model.name) or real(model))
+    shape = {"oneOf": [{"$ref": "#/definitions/Circle"}, {"$ref": "#/definitions/Square"}]}
+    members = {name: {"type": "object", "required": ["kind"], "properties": {
+        "kind": {"const": name.lower()}, "_size": {"type": "number"}}} for name in ("Circle", "Square")}
+    m = module_of(tmp_path, {"title": "Wide", "type": "object", "definitions": members,
+                             "properties": {f"_f{i}": shape for i in range(40)}})
+    with pytest.raises(pydantic.ValidationError, match="union_tag_invalid"):  # (the unions are discriminated)
+        m.Wide.model_validate_json('{"_f0": {"kind": "oval"}}')
+    assert sorted(made) == sorted(set(made)) and set(made) == {"Wide", "Circle", "Square"}, made

@@ -135,8 +135,9 @@ class _Annotation:
         found = self.style.discriminator and self.declarations is not None and self.style.discriminator(t, self.declarations)
         if not found:
             return " | ".join(members)
-        null = [m for m, text in zip(merged_literals(t.members), members) if m == ir.Null()]
-        tagged = " | ".join(text for m, text in zip(merged_literals(t.members), members) if m != ir.Null())
+        # (members of models only, besides null: no literal was merged, each text is its member's)
+        null = ir.Null() in t.members
+        tagged = " | ".join(text for m, text in zip(t.members, members) if m != ir.Null())
         field_call = self.imports.add("pydantic", "Field")
         written = f"{self.imports.add('typing', 'Annotated')}[{tagged}, {field_call}(discriminator={literals.string(found)})]"
         return written + (" | None" if null else "")

@@ -31,17 +31,22 @@ TAKEN = frozenset({
 PROTECTED = ("model_validate", "model_dump")
 
 
-_LAST: list[tuple[ir.Model, dict[str, str]]] = []
-"""The model ``attributes`` was last asked of, and its answer: a class's fields are asked one after
-another, and each asks for all of them (so a wide class costs its width once, not its width squared)."""
+_MADE: dict[int, tuple[ir.Model, dict[str, str]]] = {}
+"""The attributes of the models asked of lately, by identity: a class's fields are asked one after
+another, each asks for all of them, and a tagged union among them asks its members' (so a wide class
+costs its width once, not its width squared). Emptied when full."""
+_KEPT = 256
 
 
 def attributes(model: ir.Model) -> dict[str, str]:
     """Wire name → the attribute of ``model``'s class: the IR's name unless pydantic cannot take it."""
-    if _LAST and _LAST[0][0] is model:
-        return _LAST[0][1]
+    made = _MADE.get(id(model))
+    if made is not None and made[0] is model:
+        return made[1]
+    if len(_MADE) >= _KEPT:
+        _MADE.clear()
     names = _attributes(model)
-    _LAST[:] = [(model, names)]
+    _MADE[id(model)] = (model, names)  # (the model is kept with it: its id is not reused meanwhile)
     return names
 
 
