@@ -1,8 +1,8 @@
 """`make bench` (or on its own): how schemagen's cost grows with each shape of schema (bench/shapes.py).
 
-Each shape is grown 10 → 20 → 40 → 80 → 160; each size is read, lowered and rendered in all three
-variants (``to_ir``, then ``render.render``, black included), in this process. Printed: the median
-wall time of ``--repeat`` runs and the peak of Python's allocations (tracemalloc, one extra run),
+Each shape is grown 10 → 20 → 40 → 80 → 160; each size is read, lowered and rendered in every
+variant of ``ALL_VARIANTS`` (``to_ir``, then ``render.render``, black included), in this process.
+Printed: the median wall time of ``--repeat`` runs and the peak of Python's allocations (tracemalloc, one extra run),
 and beside each its growth over the size before: a cost linear in the input grows about 2× a step;
 4× is quadratic. One Markdown table on stdout.
 
@@ -122,7 +122,7 @@ def report(shapes: list[str] | None = None, sizes: tuple[int, ...] = SIZES, repe
     """The table, headed (``bench/run.py``'s ``growth`` case)."""
     on_deep_stack(lambda: measure(SHAPES["wide object"](10), 1))  # imports and black's first run: not timed
     return ("Cost against size, each shape grown ×2 a step: median time and peak allocations of reading, "
-            "lowering and rendering all three variants (growth over the size before: ~2× is linear).\n\n"
+            "lowering and rendering every variant (growth over the size before: ~2× is linear).\n\n"
             + table(shapes or list(SHAPES), sizes, repeat))
 
 

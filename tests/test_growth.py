@@ -2,7 +2,7 @@
 and the limits on nesting that keep it so.
 
 Work is counted, not timed: the Python calls that reading, lowering, the passes and laying out all
-three variants make (``sys.setprofile``), the same on a busy machine as on an idle one. What a run
+variants make (``sys.setprofile``), the same on a busy machine as on an idle one. What a run
 costs whatever the size (imports, the meta-schemas, the templates) cancels out of the difference
 between two sizes; the test holds ``work(4n) - work(2n)`` to about twice ``work(2n) - work(n)``:
 linear growth gives 2, quadratic 4. Black's share is measured by bench/growth.py (``make bench``).
