@@ -5,10 +5,10 @@
 - Formatting by declaration gives black's bytes on every golden output and generated module, and on
   the raw output of a sample of SchemaStore (the golden cases and OpenAI's description are in
   ``test_performance_contract.py``); most declarations are printed without black.
-- Nothing in ``generator/`` imports a module inside black or blib2to3: black's public ``format_str``,
-  ``Mode``, ``TargetVersion`` and ``InvalidInput`` are all it uses. (``render.format.black_version``
-  reads ``_black_version``, the one-line module black's wheel ships its version in, to key the cache
-  without importing black; that is no part of black's formatting.)
+- Nothing in ``generator/`` imports a module inside black or blib2to3, nor the private modules black's
+  wheel installs beside them (``_black_version``): black's public ``format_str``, ``Mode``,
+  ``TargetVersion`` and ``InvalidInput`` are all it uses. (``render.format.black_version`` reads the
+  version the cache is keyed on off black's ``*.dist-info`` folder name, without importing black.)
 """
 
 from __future__ import annotations
@@ -261,6 +261,8 @@ def test_formatting_by_declaration_is_whole_file_black_on_a_sample_of_schemastor
 # --- no module inside black ---------------------------------------------------------------------------
 
 PUBLIC = {"format_str", "Mode", "TargetVersion", "InvalidInput"}
+BLACKS = ("black", "blib2to3", "_black_version", "blackd")
+"""The top-level modules black's wheel installs."""
 
 
 def _black_uses(tree: ast.Module) -> list[str]:
@@ -268,8 +270,8 @@ def _black_uses(tree: ast.Module) -> list[str]:
     used = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            used += [a.name for a in node.names if a.name.split(".")[0] in ("black", "blib2to3")]
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("black", "blib2to3"):
+            used += [a.name for a in node.names if a.name.split(".")[0] in BLACKS]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in BLACKS:
             used += [f"{node.module}.{a.name}" for a in node.names]
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "black":
             used.append(f"black.{node.attr}")
@@ -287,5 +289,15 @@ def test_nothing_in_the_package_imports_a_module_inside_black() -> None:
 
 
 def test_the_scan_would_see_a_private_import() -> None:
-    tree = ast.parse("import black\nfrom black.strings import str_width\nimport blib2to3.pytree\nblack.linegen\n")
-    assert _black_uses(tree) == ["black", "black.strings.str_width", "blib2to3.pytree", "black.linegen"]
+    tree = ast.parse("import black\nfrom black.strings import str_width\nimport blib2to3.pytree\nblack.linegen\n"
+                     "from _black_version import version\n")
+    assert _black_uses(tree) == ["black", "black.strings.str_width", "blib2to3.pytree", "_black_version.version",
+                                 "black.linegen"]
+
+
+def test_the_cache_is_keyed_on_the_installed_black() -> None:
+    from importlib.metadata import version
+
+    from schemagen.render.format import black_version
+
+    assert black_version() == version("black") == black.__version__
