@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .. import ir
-from ..ir.walk import refs, types as walk_types
+from ..ir.walk import children
 from . import view
 from .imports import Imports
 from .options import RenderOptions
@@ -70,9 +70,10 @@ def links(module: ir.Module) -> Links:
     declared at it or further down."""
     declarations = {d.name: d for d in module.declarations}
     position = {d.name: i for i, d in enumerate(module.declarations)}
+    names = {d.name: _Names(d) for d in module.declarations}  # each declaration's types walked once
     out: Links = []
     for i, d in enumerate(module.declarations):
-        refers = refers_to(d, declarations)
+        refers = _refers(names[d.name], declarations, names)
         out.append((refers, frozenset(n for n in (*refers, d.name) if position[n] >= i)))
     return out
 
@@ -87,13 +88,55 @@ def refers_to(d: ir.Declaration, declarations: Mapping[str, ir.Declaration]) -> 
     declaration: the value is built through the models it names. Only what is followed adds more, so
     a chain of aliases costs each declaration what it reads, not the chain.
     """
-    found = {name: declarations[name] for name in _named(d) if name in declarations}
+    return _refers(_Names(d), declarations, {})
+
+
+class _Names:
+    """What one declaration names, read off one walk of its types: every name (``named``), those the rules
+    look through aliases for (``followed``: union members, and the type of a field that may be absent or
+    has a default) and those under a default that is an object or an array (``deep``)."""
+
+    __slots__ = ("named", "followed", "deep")
+
+    def __init__(self, d: ir.Declaration) -> None:
+        self.named: list[str] = []
+        self.followed: list[str] = []
+        self.deep: list[str] = []
+        if isinstance(d, ir.Alias):
+            self._walk(d.type, False)
+            return
+        for f in d.fields:
+            start = len(self.named)
+            self._walk(f.type, False)
+            own = self.named[start:]
+            if not f.required or f.default is not None:
+                self.followed += own
+            if f.default is not None and isinstance(f.default.value, (dict, list)):
+                self.deep += own
+
+    def _walk(self, t: ir.Type, member: bool) -> None:
+        """``member``: ``t`` is (inside) a member of a union."""
+        if isinstance(t, ir.Ref):
+            if t.module is None:
+                self.named.append(t.name)
+                if member:
+                    self.followed.append(t.name)
+            return
+        if isinstance(t, ir.Union):
+            for m in t.members:
+                self._walk(m, True)
+            return
+        for child in children(t):
+            self._walk(child, member)
+
+
+def _refers(own: _Names, declarations: Mapping[str, ir.Declaration],
+            known: dict[str, _Names]) -> dict[str, ir.Declaration]:
+    """``refers_to``, from what the declaration names (``own``) and, where known, what the others do."""
+    found = {name: declarations[name] for name in own.named if name in declarations}
     whole: set[str] = set()
     followed: set[str] = set()
-    stack = [(name, False) for name in _followed(d)]
-    if isinstance(d, ir.Model):
-        stack += [(name, True) for f in d.fields if f.default is not None and isinstance(f.default.value, (dict, list))
-                  for name in refs(f.type)]
+    stack = [(name, False) for name in own.followed] + [(name, True) for name in own.deep]
     while stack:
         name, deep = stack.pop()
         target = declarations.get(name)
@@ -102,25 +145,11 @@ def refers_to(d: ir.Declaration, declarations: Mapping[str, ir.Declaration]) -> 
         found[name] = target
         (whole if deep else followed).add(name)
         if deep or isinstance(target, ir.Alias):
-            stack += [(n, deep) for n in _named(target)]
+            names = known.get(name)
+            if names is None:
+                names = known[name] = _Names(target)
+            stack += [(n, deep) for n in names.named]
     return dict(sorted(found.items()))
-
-
-def _named(d: ir.Declaration) -> list[str]:
-    if isinstance(d, ir.Alias):
-        return list(refs(d.type))
-    return [name for f in d.fields for name in refs(f.type)]
-
-
-def _followed(d: ir.Declaration) -> list[str]:
-    """What ``d`` names where the rules look through aliases: union members, and the type of a field
-    that may be absent or has a default."""
-    types = [d.type] if isinstance(d, ir.Alias) else [f.type for f in d.fields]
-    found = [name for t in types for node in walk_types(t) if isinstance(node, ir.Union)
-             for member in node.members for name in refs(member)]
-    if isinstance(d, ir.Model):
-        found += [name for f in d.fields if not f.required or f.default is not None for name in refs(f.type)]
-    return found
 
 
 def fragment(declaration: ir.Declaration, context: FragmentContext, env: jinja2.Environment) -> Fragment:
