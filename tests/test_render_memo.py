@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
+import pickle
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -161,6 +162,26 @@ def test_another_generator_builds_everything_again(tmp_path: Path, monkeypatch: 
     original = render.fragment
     monkeypatch.setattr(render, "fragment", lambda d, context, env: built.append(d.name) or original(d, context, env))
     through(memoising.Memo(Cache(tmp_path / "cache"), "two"), module, "msgspec", RenderOptions())
+    assert len(built) == len(module.declarations)
+
+
+def test_an_entry_of_another_shape_is_made_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entries that are not (text, imports) (an older scheme's, a damaged cache's) are misses: the
+    fragment is made again and the module is still the one rendered whole."""
+    module = lowered(_schema(), tmp_path)
+    store = Cache(tmp_path / "cache")
+    memo = memoising.Memo(store, "salt")
+    through(memo, module, "msgspec", RenderOptions())
+    plan = memo.plan(module, "msgspec", "s.json", RenderOptions())
+    assert plan.misses == 0
+    wrong: list[object] = [b"pickled", ("text",), (1, ([], [], [])), ("text", None), None]
+    bad = {key: wrong[i % len(wrong)] for i, key in enumerate(plan.keys)}
+    store.put_many(memoising.NAMESPACE, {slot: pickle.dumps(bad) for slot in plan.slots})
+    built: list[str] = []
+    original = render.fragment
+    monkeypatch.setattr(render, "fragment", lambda d, context, env: built.append(d.name) or original(d, context, env))
+    assert through(memoising.Memo(store, "salt"), module, "msgspec", RenderOptions()) \
+        == whole(module, "msgspec", RenderOptions())
     assert len(built) == len(module.declarations)
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .. import ir, render
+from ..render.imports import Imports, State
 from ..render.options import RenderOptions
 from .store import digest, digests as prefixed
 
@@ -24,8 +25,12 @@ if TYPE_CHECKING:
 
     from .store import Cache
 
+Entry = tuple[str, State]
+"""A fragment as the cache keeps it: its text, and its imports' ``state()`` (builtins alone: a bucket of
+them is read by one ``pickle.loads``, with no call per fragment)."""
+
 NAMESPACE = "declaration"
-SCHEME = "3"
+SCHEME = "4"
 BUCKETS = 16
 
 
@@ -41,7 +46,7 @@ class Plan:
     keys: list[str]
     found: list[render.Fragment | None]
     slots: list[str]
-    before: dict[str, bytes]
+    before: dict[str, Entry]
 
     @property
     def misses(self) -> int:
@@ -77,25 +82,25 @@ class Memo:
         before = {key: data for slot in slots for key, data in _entries(found.get(slot)).items()}
         entry_key = prefixed(NAMESPACE, SCHEME, self.salt, variant)
         keys = [entry_key(_inputs(d, context, digests)) for d, context in zip(module.declarations, contexts)]
-        return Plan(module, variant, source, options, contexts, keys, [_load(before.get(k)) for k in keys], slots,
+        return Plan(module, variant, source, options, contexts, keys, [_fragment(before.get(k)) for k in keys], slots,
                     before)
 
     def layout(self, plan: Plan, env: jinja2.Environment) -> str:
         """``render.assemble`` of each declaration's ``render.fragment``: those the plan found, and
         the others made (and kept)."""
         fragments: list[render.Fragment] = []
-        kept: dict[str, bytes] = {}
+        kept: dict[str, Entry] = {}
         built: set[str] = set()
         for d, context, key, piece in zip(plan.module.declarations, plan.contexts, plan.keys, plan.found):
-            data = plan.before.get(key)
-            if piece is None or data is None:
+            entry = plan.before.get(key)
+            if piece is None or entry is None:
                 piece = render.fragment(d, context, env)
-                data = pickle.dumps(piece, protocol=pickle.HIGHEST_PROTOCOL)
+                entry = (piece.text, piece.imports.state())
                 built.add(key)
-            kept[key] = data
+            kept[key] = entry
             fragments.append(piece)
         changed = {_bucket(key) for key in (plan.before.keys() ^ kept.keys()) | built}
-        buckets: dict[int, dict[str, bytes]] = {b: {} for b in changed}
+        buckets: dict[int, dict[str, Entry]] = {b: {} for b in changed}
         for k, v in kept.items():
             bucket = buckets.get(_bucket(k))
             if bucket is not None:
@@ -122,8 +127,8 @@ def _digest(d: ir.Declaration) -> str:
     return digest(repr(d))
 
 
-def _entries(data: bytes | None) -> dict[str, bytes]:
-    """The entries a run kept for a module and variant: each one's key and pickled bytes."""
+def _entries(data: bytes | None) -> dict[str, Entry]:
+    """The entries a run kept for a module and variant: each one's key, text and imports."""
     if data is None:
         return {}
     try:
@@ -133,11 +138,11 @@ def _entries(data: bytes | None) -> dict[str, bytes]:
     return entries if isinstance(entries, dict) else {}
 
 
-def _load(data: bytes | None) -> render.Fragment | None:
-    if data is None:
+def _fragment(entry: Entry | None) -> render.Fragment | None:
+    """The fragment an entry holds; ``None`` for none, or one of another shape (a damaged cache)."""
+    if not isinstance(entry, tuple) or len(entry) != 2 or not isinstance(entry[0], str):
         return None
     try:
-        entry = pickle.loads(data)
-    except Exception:  # written by another version of the classes: a miss
+        return render.Fragment(entry[0], Imports.of(entry[1]))
+    except (TypeError, ValueError):
         return None
-    return entry if isinstance(entry, render.Fragment) else None

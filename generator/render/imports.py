@@ -4,6 +4,9 @@ from __future__ import annotations
 
 THIRD_PARTY = frozenset({"msgspec", "pydantic"})
 
+State = tuple[list[tuple[str, list[str]]], list[str], list[tuple[str, str]]]
+"""``Imports.state()``: ``from`` imports by module, plain imports, imports of the package's other modules."""
+
 
 class Imports:
     def __init__(self) -> None:
@@ -38,16 +41,27 @@ class Imports:
         self._modules |= other._modules
         self._siblings.update(other._siblings)
 
-    def __getstate__(self) -> tuple[list[tuple[str, list[str]]], list[str], list[tuple[str, str]]]:
-        """Sorted, so that the same imports always pickle to the same bytes."""
+    def state(self) -> State:
+        """What is recorded, in builtins alone and sorted: the same imports always give the same value
+        (and pickle to the same bytes, fast)."""
         return ([(m, sorted(n)) for m, n in sorted(self._names.items())], sorted(self._modules),
                 sorted(self._siblings.items()))
 
-    def __setstate__(self, state: tuple[list[tuple[str, list[str]]], list[str], list[tuple[str, str]]]) -> None:
+    @classmethod
+    def of(cls, state: State) -> Imports:
+        """The imports whose ``state()`` is ``state``."""
         names, modules, siblings = state
-        self._names = {m: set(n) for m, n in names}
-        self._modules = set(modules)
-        self._siblings = dict(siblings)
+        imports = cls()
+        imports._names = {m: set(n) for m, n in names}
+        imports._modules = set(modules)
+        imports._siblings = dict(siblings)
+        return imports
+
+    def __getstate__(self) -> State:
+        return self.state()
+
+    def __setstate__(self, state: State) -> None:
+        self.__dict__.update(Imports.of(state).__dict__)
 
     def lines(self, *, future: bool) -> list[str]:
         """``from __future__`` first, then the standard library, third-party packages, other inputs."""
