@@ -174,7 +174,7 @@ def test_an_entry_of_another_shape_is_made_again(tmp_path: Path, monkeypatch: py
     through(memo, module, "msgspec", RenderOptions())
     plan = memo.plan(module, "msgspec", "s.json", RenderOptions())
     assert plan.misses == 0
-    wrong: list[object] = [b"pickled", ("text",), (1, ([], [], [])), ("text", None), None]
+    wrong: list[object] = [b"pickled", ("text",), (1, ((), (), ())), ("text", None), ("text", ([], [], [])), None]
     bad = {key: wrong[i % len(wrong)] for i, key in enumerate(plan.keys)}
     store.put_many(memoising.NAMESPACE, {slot: pickle.dumps(bad) for slot in plan.slots})
     built: list[str] = []

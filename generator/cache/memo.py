@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .. import ir, render
-from ..render.imports import Imports, State
+from ..render.imports import State
 from ..render.options import RenderOptions
 from .store import digest, digests as prefixed
 
@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from .store import Cache
 
 Entry = tuple[str, State]
-"""A fragment as the cache keeps it: its text, and its imports' ``state()`` (builtins alone: a bucket of
-them is read by one ``pickle.loads``, with no call per fragment)."""
+"""A fragment as the cache keeps it: its text and imports, in builtins alone (a bucket of them is read
+by one ``pickle.loads``, with no call per fragment)."""
 
 NAMESPACE = "declaration"
 SCHEME = "4"
@@ -95,7 +95,7 @@ class Memo:
             entry = plan.before.get(key)
             if piece is None or entry is None:
                 piece = render.fragment(d, context, env)
-                entry = (piece.text, piece.imports.state())
+                entry = (piece.text, piece.imports)
                 built.add(key)
             kept[key] = entry
             fragments.append(piece)
@@ -140,9 +140,11 @@ def _entries(data: bytes | None) -> dict[str, Entry]:
 
 def _fragment(entry: Entry | None) -> render.Fragment | None:
     """The fragment an entry holds; ``None`` for none, or one of another shape (a damaged cache)."""
-    if not isinstance(entry, tuple) or len(entry) != 2 or not isinstance(entry[0], str):
+    if not isinstance(entry, tuple) or len(entry) != 2 or not isinstance(entry[0], str) or not _state(entry[1]):
         return None
-    try:
-        return render.Fragment(entry[0], Imports.of(entry[1]))
-    except (TypeError, ValueError):
-        return None
+    return render.Fragment(*entry)
+
+
+def _state(value: object) -> bool:
+    """``value`` has the shape of an ``Imports.state()``."""
+    return isinstance(value, tuple) and len(value) == 3 and all(isinstance(part, tuple) for part in value)

@@ -21,13 +21,13 @@ that both give the same bytes on every golden case.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .. import ir
 from ..ir.walk import children
 from . import view
-from .imports import Imports
+from .imports import Imports, State
 from .options import RenderOptions
 from .variants import VARIANTS
 
@@ -39,7 +39,8 @@ if TYPE_CHECKING:
 class Fragment:
     text: str
     """What the template writes for the declaration: the blank lines before it, then it."""
-    imports: Imports = field(compare=False)
+    imports: State
+    """What it imports (``Imports.state()``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +161,7 @@ def fragment(declaration: ir.Declaration, context: FragmentContext, env: jinja2.
     ctx = view.Context(Imports(), rules, declarations, set(context.later), enums)
     declared = view.declaration(declaration, ctx)
     text = env.get_template(rules.template).render(module=view.ModuleView("", (), (declared,)))
-    return Fragment(text, ctx.imports)
+    return Fragment(text, ctx.imports.state())
 
 
 def assemble(module: ir.Module, variant: str, source: str, env: jinja2.Environment, options: RenderOptions,

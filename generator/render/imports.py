@@ -4,7 +4,7 @@ from __future__ import annotations
 
 THIRD_PARTY = frozenset({"msgspec", "pydantic"})
 
-State = tuple[list[tuple[str, list[str]]], list[str], list[tuple[str, str]]]
+State = tuple[tuple[tuple[str, tuple[str, ...]], ...], tuple[str, ...], tuple[tuple[str, str], ...]]
 """``Imports.state()``: ``from`` imports by module, plain imports, imports of the package's other modules."""
 
 
@@ -34,34 +34,19 @@ class Imports:
         self._names.setdefault(module, set()).add(name)
         return name
 
-    def merge(self, other: Imports) -> None:
-        """Record everything ``other`` records."""
-        for module, names in other._names.items():
-            self._names.setdefault(module, set()).update(names)
-        self._modules |= other._modules
-        self._siblings.update(other._siblings)
+    def merge(self, other: Imports | State) -> None:
+        """Record everything ``other`` records (imports, or their ``state()``)."""
+        names, modules, siblings = other.state() if isinstance(other, Imports) else other
+        for module, said in names:
+            self._names.setdefault(module, set()).update(said)
+        self._modules.update(modules)
+        self._siblings.update(siblings)
 
     def state(self) -> State:
-        """What is recorded, in builtins alone and sorted: the same imports always give the same value
-        (and pickle to the same bytes, fast)."""
-        return ([(m, sorted(n)) for m, n in sorted(self._names.items())], sorted(self._modules),
-                sorted(self._siblings.items()))
-
-    @classmethod
-    def of(cls, state: State) -> Imports:
-        """The imports whose ``state()`` is ``state``."""
-        names, modules, siblings = state
-        imports = cls()
-        imports._names = {m: set(n) for m, n in names}
-        imports._modules = set(modules)
-        imports._siblings = dict(siblings)
-        return imports
-
-    def __getstate__(self) -> State:
-        return self.state()
-
-    def __setstate__(self, state: State) -> None:
-        self.__dict__.update(Imports.of(state).__dict__)
+        """What is recorded, as an immutable value of builtins, sorted: the same imports always give the
+        same value (and pickle to the same bytes, fast)."""
+        return (tuple((m, tuple(sorted(n))) for m, n in sorted(self._names.items())), tuple(sorted(self._modules)),
+                tuple(sorted(self._siblings.items())))
 
     def lines(self, *, future: bool) -> list[str]:
         """``from __future__`` first, then the standard library, third-party packages, other inputs."""
