@@ -155,6 +155,17 @@ def test_what_is_unchanged_is_not_built_again(tmp_path: Path, monkeypatch: pytes
     assert built == []
 
 
+def test_other_options_build_everything_again(tmp_path: Path) -> None:
+    """The options are part of every fragment's key: the same module through one cache, with each
+    enum style in turn, is each time the module rendered whole with that style."""
+    module = lowered({"definitions": {"Pet": {"type": "object", "properties": {"kind": {"$ref": "#/definitions/Kind"}}},
+                                      "Kind": {"enum": ["cat", "dog"]}}}, tmp_path)
+    memo = memoising.Memo(Cache(tmp_path / "cache"), "salt")
+    for enums in ("literal", "class", "literal"):
+        options = RenderOptions(enums=enums)  # type: ignore[arg-type]
+        assert through(memo, module, "msgspec", options) == whole(module, "msgspec", options), enums
+
+
 def test_another_generator_builds_everything_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     module = lowered(_schema(), tmp_path)
     through(memoising.Memo(Cache(tmp_path / "cache"), "one"), module, "msgspec", RenderOptions())

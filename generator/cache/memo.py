@@ -80,7 +80,8 @@ class Memo:
         slots = [slot_key(str(b)) for b in range(BUCKETS)]
         found = self.store.get_many(NAMESPACE, slots)
         before = {key: data for slot in slots for key, data in _entries(found.get(slot)).items()}
-        entry_key = prefixed(NAMESPACE, SCHEME, self.salt, variant)
+        said = repr(contexts[0].options) if contexts else ""  # (``contexts`` gives every declaration the same)
+        entry_key = prefixed(NAMESPACE, SCHEME, self.salt, variant, said)
         keys = [entry_key(_inputs(d, context, digests)) for d, context in zip(module.declarations, contexts)]
         return Plan(module, variant, source, options, contexts, keys, [_fragment(before.get(k)) for k in keys], slots,
                     before)
@@ -111,10 +112,11 @@ class Memo:
 
 
 def _inputs(d: ir.Declaration, context: render.FragmentContext, digests: dict[str, str]) -> str:
-    """The inputs of ``d``'s fragment, said in one string: itself, its context's options, each
-    declaration it refers to (name and digest) and which are declared further down."""
+    """The inputs of ``d``'s fragment besides the options (the same for the whole module: in the key's
+    prefix), said in one string: itself, each declaration it refers to (name and digest) and which are
+    declared further down."""
     referred = " ".join(f"{name}={digests[name]}" for name in context.refers)
-    return "\n".join((digests[d.name], repr(context.options), referred, " ".join(sorted(context.later))))
+    return "\n".join((digests[d.name], referred, " ".join(sorted(context.later))))
 
 
 def _bucket(key: str) -> int:
