@@ -14,6 +14,8 @@ from ..diagnostics import Diagnostic, Location, Reporter, SchemaError
 from ..frontend.bundle import Library
 from .config import Config, InputSpec, display_path
 from .inputs import Input, discover
+from ..cache.lowered import Kept
+from ..frontend.read import schema_files
 from .pipeline import Stages, constrains_nothing, to_ir
 
 if TYPE_CHECKING:
@@ -35,24 +37,90 @@ class Linker:
         self.active: list[str] = []
         self.empty: dict[str, bool] = {}
         """Inputs whose root constrains nothing (``pipeline.constrains_nothing``), asked once a run."""
+        self.memo = stages.lowered
+        """Where inputs' IR is kept across runs (``cache.lowered``), if anywhere."""
+        self.keys: dict[str, str | None] = {}
+        """Each input's key (``Lowered.key``)."""
+        self.wholes: dict[str, str] = {}
+        """Once it is lowered or found kept, each input's key with those of the inputs it refers to
+        (``Lowered.whole``); none for an input with errors."""
+        self.referred: dict[str, dict[str, None]] = {}
+        """The inputs each input's lowering referred to, in order."""
+        self._readable: list[Path] | None = None
 
     def lower(self, source: Input) -> tuple[ir.Module, list[Diagnostic]]:
         """The IR of ``source`` and its warnings (once per run); raises ``SchemaError``."""
         if source.display not in self.done:
-            self.active.append(source.display)
-            reporter = Reporter()
-            try:
-                result: ir.Module | SchemaError = to_ir(source, self.root, reporter, self.resolve, self.library,
-                                                         self.stages)
-            except SchemaError as exc:
-                result = exc
-            finally:
-                self.active.pop()
-            self.done[source.display] = (result, reporter.warnings)
+            self.done[source.display] = self._kept(source) or self._lowered(source)
         result, warnings = self.done[source.display]
         if isinstance(result, SchemaError):
             raise result
         return result, warnings
+
+    def _lowered(self, source: Input) -> tuple[ir.Module | SchemaError, list[Diagnostic]]:
+        key = self._key(source)  # (the files as they were before they are read)
+        self.active.append(source.display)
+        self.referred[source.display] = {}
+        reporter = Reporter()
+        try:
+            result: ir.Module | SchemaError = to_ir(source, self.root, reporter, self.resolve, self.library,
+                                                     self.stages)
+        except SchemaError as exc:
+            result = exc
+        finally:
+            self.active.pop()
+        referred = [(d, self.wholes.get(d)) for d in self.referred[source.display]]
+        if self.memo is not None and key is not None and isinstance(result, ir.Module):
+            found = [(d, k) for d, k in referred if k is not None]
+            if len(found) == len(referred):
+                self.memo.put(source.display, key, Kept(result, tuple(reporter.warnings), tuple(found)))
+                self.wholes[source.display] = self.memo.whole(key, found)
+        return result, reporter.warnings
+
+    def _kept(self, source: Input) -> tuple[ir.Module, list[Diagnostic]] | None:
+        """``source``'s IR and warnings as an earlier run kept them, if made from what is here now."""
+        key = self._key(source)
+        if self.memo is None or key is None:
+            return None
+        found = self.memo.get(source.display, key, self._whole)
+        if found is None:
+            return None
+        self.wholes[source.display] = self.memo.whole(key, found.referred)
+        return found.module, list(found.warnings)
+
+    def _whole(self, display: str) -> str | None:
+        """The key of input ``display`` with those of the inputs it refers to, in this run (it is looked
+        up, or lowered, first); ``None`` when it has errors or cannot be kept."""
+        source = self.by_file.get(display)
+        if source is None or display in self.active:
+            return None
+        try:
+            self.lower(source)
+        except SchemaError:
+            return None
+        return self.wholes.get(display)
+
+    def _key(self, source: Input) -> str | None:
+        """What ``source``'s IR is made from, besides the inputs it refers to (``Lowered.key``)."""
+        if self.memo is None:
+            return None
+        if source.display not in self.keys:
+            if self._readable is None:
+                self._readable = self.readable()
+            own = [*source.files, *(o.path for o in source.overlays)]
+            library = self.library  # (said in a fixed order: a set's ``repr`` changes with the hash seed)
+            settings = [repr(source), str(self.root), str(library.folder), *sorted(library.inputs), repr(library.refs),
+                        library.where]
+            self.keys[source.display] = self.memo.key("\n".join(settings), own, self._readable)
+        return self.keys[source.display]
+
+    def readable(self) -> list[Path]:
+        """Every file a reference may read that is no input (``frontend.library``): the schema folder's and
+        those of the folders ``[tool.schemagen.refs]`` maps URLs to, whichever an input reads."""
+        inputs = {(self.root / display).resolve() for display in self.by_file}
+        folders = [self.library.folder, *(self.root / folder for _, folder in self.library.refs)]
+        return [p for folder in folders if folder.is_dir() for p in schema_files(folder, nested=True)
+                if p.resolve() not in inputs]
 
     def _empty(self, target: Input) -> bool:
         if target.display not in self.empty:
@@ -65,6 +133,7 @@ class Linker:
         target = self.by_file.get(file)
         if target is None:
             raise SchemaError([Diagnostic(where, *self.library.refusal(file, pointer))])
+        self.referred.setdefault(self.active[-1] if self.active else "", {})[file] = None
         if file in self.active:
             cycle = " -> ".join([*self.active[self.active.index(file):], file])
             raise SchemaError([Diagnostic(where, f"inputs refer to each other in a cycle: {cycle}",

@@ -18,9 +18,11 @@ from typing import Any
 from .. import ir, passes, render
 from ..cache import verdicts, yaml_pieces
 from ..cache.fingerprint import generator_digest
+from ..cache.lowered import Lowered
 from ..cache.format import Session
 from ..cache.memo import Memo, Plan
 from ..cache.store import Cache
+from ..cache.texts import Texts
 from ..diagnostics import Diagnostic, Location, Reporter, SchemaError
 from ..frontend import lint, validate
 from ..frontend.bundle import Library, bundle
@@ -42,13 +44,19 @@ class Stages:
 
     read: Callable[[Path, str], Any] = read_document
     check: Callable[[SchemaSet, Reporter], None] = validate.check
+    lowered: Lowered | None = None
+    """Where an input's IR is kept across runs (the linker asks it before lowering an input)."""
 
     @classmethod
-    def cached(cls, store: Cache | None) -> Stages:
-        """With ``store``, long YAML is read piece by piece and definitions found valid are not checked again."""
+    def cached(cls, store: Cache | None, scope: str = "", inputs: int = 1) -> Stages:
+        """With ``store``, long YAML is read piece by piece and definitions found valid are not checked again;
+        in a project of several ``inputs``, each input's IR is kept (``scope``: the project, whose folder it is).
+        (An input alone is lowered again whenever a run has anything to do but for a change of the variants
+        or options: keeping its IR would cost every edit its storing, and save little.)"""
         if store is None:
             return cls()
-        return cls(read=partial(yaml_pieces.read_document, store=store), check=partial(verdicts.check, store=store))
+        return cls(read=partial(yaml_pieces.read_document, store=store), check=partial(verdicts.check, store=store),
+                   lowered=Lowered(store, generator_digest(), scope) if inputs > 1 else None)
 
 
 def to_ir(source: Input, root: Path, reporter: Reporter, external: External | None = None,
@@ -137,7 +145,8 @@ class Renderer:
 
     Modules are formatted in one ``Session`` (black's work is shared between modules, and kept in
     ``store`` when there is one). With a store and the built-in layout, each declaration's text is
-    taken from the memo while what it was made from holds (``scope``: whose entries those are).
+    taken from the memo while what it was made from holds (``scope``: whose entries those are), and
+    the whole module's text where its IR is known by what it was made from (``made_from``).
     """
 
     def __init__(self, templates: Path | None, options: RenderOptions, store: Cache | None = None,
@@ -149,9 +158,13 @@ class Renderer:
         self.root = root
         own = render.own_templates(templates)  # the memo knows the built-in layout only
         self.memo = Memo(store, generator_digest(), scope) if store is not None and not own else None
+        self.texts = Texts(store, generator_digest(), scope) if store is not None and not own else None
+        self.made_from: dict[str, str] = {}
+        """The key of each input's IR (``cache.lowered``), by its label, where it is known."""
         self.session = Session(store)
         self.store = store
         self._plans: dict[tuple[int, str, str], Plan] = {}
+        self._kept: dict[tuple[str, str], str | None] = {}
 
     def close(self) -> None:
         """Closes the connection to the cache (it opens again when next used, in this process or in
@@ -162,6 +175,8 @@ class Renderer:
     def to_make(self, module: ir.Module, variant: str, source: str) -> int:
         """How many of the module's declarations are to be written (not found in the memo); what is
         found is kept for ``render``."""
+        if self._kept_text(variant, source) is not None:
+            return 0
         if self.memo is None:
             return len(module.declarations)
         key = (id(module), variant, source)
@@ -172,6 +187,9 @@ class Renderer:
     def render(self, module: ir.Module, variant: str, source: str) -> str:
         """The module's text; ``SchemaError`` when the user's templates fail (a failure of the built-in
         ones alone is a bug: it is raised as it is)."""
+        kept = self._kept_text(variant, source)
+        if kept is not None:
+            return kept
         try:
             if self.memo is not None:
                 planned = self._plans.pop((id(module), variant, source), None)
@@ -180,9 +198,24 @@ class Renderer:
                 text = self.memo.layout(planned, self.env)
             else:
                 text = render.layout(module, variant, source, self.env, self.options)
-            return self.session.format_one(text)
+            text = self.session.format_one(text)
         except Exception as exc:
             found = problem(exc, self.templates, variant, source, self.root)
             if found is None:
                 raise
             raise SchemaError([found]) from None
+        if self.texts is not None and source in self.made_from:
+            self.texts.put(source, variant, self._text_key(variant, source), text)
+        return text
+
+    def _kept_text(self, variant: str, source: str) -> str | None:
+        """The module's text as an earlier run kept it, if its IR is known to be the same (looked up once)."""
+        if self.texts is None or source not in self.made_from:
+            return None
+        if (variant, source) not in self._kept:
+            self._kept[variant, source] = self.texts.get(source, variant, self._text_key(variant, source))
+        return self._kept[variant, source]
+
+    def _text_key(self, variant: str, source: str) -> str:
+        assert self.texts is not None
+        return self.texts.key(self.made_from[source], variant, source, repr(self.options))

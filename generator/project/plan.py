@@ -116,7 +116,7 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     warnings: list[Diagnostic] = []
     ignored: list[Diagnostic] = []
     used: set[Ignore] = set()
-    linker = Linker(sources, config, Stages.cached(store))
+    linker = Linker(sources, config, Stages.cached(store, str(config.root.resolve()), len(sources)))
     jobs = []
     for source in sources:
         try:
@@ -132,6 +132,7 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
                  for variant in config.variants]
     # (a user's template can fail: for each input, and each variant)
     renderer = Renderer(config.templates, config.options, store, scope=repr(config), root=config.root)
+    renderer.made_from = {s.label: linker.wholes[s.display] for s in sources if s.display in linker.wholes}
     outcomes = render_all([job for _, job in jobs], renderer, config.jobs)
     for (path, _), outcome in zip(jobs, outcomes):
         if isinstance(outcome, str):

@@ -1,0 +1,101 @@
+"""An input's IR remembered across runs, kept by everything lowering it reads: an edit of one input
+of a project lowers that input (and those that refer to it) again, not every input.
+
+``project.pipeline.to_ir`` is a pure function of the input's settings, the project root, the bytes
+of the input's files and overlays, the files a reference may read that are no input (the schema
+folder's and those of the folders ``[tool.schemagen.refs]`` maps URLs to: all of them, whichever it
+reads), the generator (its source, templates, meta-schemas and the libraries beside it) and the
+inputs it refers to. The key is made of all of those but the last; the inputs it referred to are
+kept in the entry, each with its own key, and an entry is taken only while each of them still has
+that key (they may be kept, or lowered again, in this run). What lowering warned of is kept with the
+IR; an input with errors is never kept, so its errors are found and reported in every run.
+
+One entry per project and input (``scope``), replaced when the input is lowered again: the cache does
+not grow by an IR at every edit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import ir
+from ..diagnostics import Diagnostic
+from .store import Cache, digest
+
+NAMESPACE = "lowered"
+SCHEME = "1"
+"""Bump it when what a kept IR means changes without the generator's source changing."""
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    module: ir.Module
+    warnings: tuple[Diagnostic, ...]
+    referred: tuple[tuple[str, str], ...]
+    """The inputs lowering referred to, by display path, each with its ``whole`` key then."""
+
+
+class Lowered:
+    """The IR of a project's inputs in ``store``; ``salt``: the generator's digest."""
+
+    def __init__(self, store: Cache, salt: str, scope: str) -> None:
+        """``scope``: whose entries these are (the project and configuration)."""
+        self.store = store
+        self.salt = salt
+        self.scope = scope
+        self._bytes: dict[Path, str] = {}
+
+    def key(self, settings: str, own: Sequence[Path], readable: Iterable[Path]) -> str | None:
+        """The key of an input: its ``settings`` (the input, the project root, what its references may
+        read), the names and bytes of its ``own`` files (in order: the input's, then its overlays') and
+        of the ``readable`` files; ``None`` when one cannot be read (the run reports it)."""
+        parts: list[str | bytes] = [SCHEME, self.salt, os.environ.get("PYTHONHASHSEED", ""), settings]
+        try:
+            for group in (own, sorted(set(readable))):
+                parts.append(str(len(group)))
+                for path in group:
+                    parts += [str(path), self._digest(path)]
+        except OSError:
+            return None
+        return digest(*parts)
+
+    def get(self, source: str, key: str, current: Callable[[str], str | None]) -> Kept | None:
+        """The IR kept for input ``source`` (its display path), if it was made under ``key`` and every
+        input it referred to has the key it had then (``current``: an input's key in this run)."""
+        data = self.store.get(NAMESPACE, self._slot(source))
+        if data is None:
+            return None
+        try:
+            made, kept = pickle.loads(data)
+        except Exception:  # another version of the classes, a damaged entry: a miss
+            return None
+        if made != key or not isinstance(kept, Kept) or not isinstance(kept.module, ir.Module):
+            return None
+        if any(current(display) != was for display, was in kept.referred):
+            return None
+        return kept
+
+    @staticmethod
+    def whole(key: str, referred: Iterable[tuple[str, str]]) -> str:
+        """An input's ``key`` with the ``whole`` keys of the inputs it refers to (by display path): what
+        its IR, and so the declarations other inputs find in it, is made from."""
+        return digest(key, *(f"{display}={whole}" for display, whole in referred))
+
+    def put(self, source: str, key: str, kept: Kept) -> None:
+        """Keeps ``kept`` as input ``source``'s IR, made under ``key`` (in place of what was kept for it)."""
+        self.store.put_many(NAMESPACE, {self._slot(source): pickle.dumps((key, kept), protocol=pickle.HIGHEST_PROTOCOL)})
+
+    def _slot(self, source: str) -> str:
+        return digest(NAMESPACE, SCHEME, self.scope, source)
+
+    def _digest(self, path: Path) -> str:
+        """SHA-256 of a file's bytes, once a run."""
+        found = self._bytes.get(path)
+        if found is None:
+            found = self._bytes[path] = hashlib.sha256(path.read_bytes()).hexdigest()
+        return found
