@@ -8,6 +8,8 @@ its pyproject.toml differs from this one's and what is run is what ``make genera
 
 - ``seeds``: this project's ``schemas/``;
 - ``openai``: OpenAI's description (../shared/corpora/openai/openapi.yaml, ~1,400 component schemas);
+- ``providers``: that description beside this project's ``schemas/`` (several inputs, as a project of
+  several providers' specs is); its edit changes a seed (a small input), not OpenAI's;
 - ``openai-10``, ``-100``, ``-1000``: subsets of its components, closed under references (cost against
   input size).
 
@@ -368,8 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="one repetition, no 1,000-schema subset")
     parser.add_argument("--repeat", type=int, default=None, help="repetitions per measurement (default 3)")
     parser.add_argument("--no-dcg", dest="dcg", action="store_false", help="leave datamodel-codegen out")
-    parser.add_argument("--cases", default="seeds,openai,subsets,pydantic,decode,growth",
-                        help="comma-separated: seeds, openai, subsets, pydantic, decode, growth")
+    parser.add_argument("--cases", default="seeds,openai,providers,subsets,pydantic,decode,growth",
+                        help="comma-separated: seeds, openai, providers, subsets, pydantic, decode, growth")
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
     args = parser.parse_args(argv)
     repeat = args.repeat or (1 if args.quick else 3)
@@ -392,15 +394,21 @@ def main(argv: list[str] | None = None) -> int:
             folder = project(bench.fresh("seeds"), {p.name: p for p in sorted((ROOT / "schemas").iterdir())})
             bench.case("seeds", folder, edit_json_description(ROOT / "schemas" / "openai" / "TokenLogprob.json"),
                        [(p, "jsonschema") for p in sorted((ROOT / "schemas").iterdir())])
-        if cases & {"openai", "subsets", "pydantic", "decode"} and not OPENAI.exists():
+        if cases & {"openai", "providers", "subsets", "pydantic", "decode"} and not OPENAI.exists():
             bench.note(f"{OPENAI} is not here: OpenAI cases left out")
-            cases -= {"openai", "subsets", "pydantic", "decode"}
+            cases -= {"openai", "providers", "subsets", "pydantic", "decode"}
         if "openai" in cases:
             text = OPENAI.read_text(encoding="utf-8")
             folder = project(bench.fresh("openai"), {"openapi.yaml": OPENAI})
             component = first_editable_component(text)
             bench.note(f"openai: the edit changes the description of {component}")
             bench.case("openai", folder, edit_yaml_component(text, component), [(OPENAI, "openapi")])
+        if "providers" in cases:  # several inputs: an edit of a small one beside a large one
+            seeds = {p.name: p for p in sorted((ROOT / "schemas").iterdir())}
+            folder = project(bench.fresh("providers"), {**seeds, "openapi.yaml": OPENAI})
+            bench.note("providers: the edit changes a description of the seed TokenLogprob.json, beside OpenAI's")
+            bench.case("providers", folder, edit_json_description(ROOT / "schemas" / "openai" / "TokenLogprob.json"),
+                       [*((p, "jsonschema") for p in seeds.values()), (OPENAI, "openapi")])
         if "subsets" in cases:
             import yaml
             from subset import closed_subset

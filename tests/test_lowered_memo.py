@@ -127,17 +127,32 @@ def test_what_b_refers_to_is_followed_through_the_inputs_it_refers_to(project: P
     assert _same(project, "two", monkeypatch, lowered) == ["schemas/a.json", "schemas/b.json", "schemas/d.json"]
 
 
-def test_a_file_no_input_reads_makes_every_input_lowered_again(project: Path, lowered: list[str],
+def test_a_file_an_input_reads_makes_that_input_lowered_again(project: Path, lowered: list[str],
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """A file of the schema folder that is no input may be read by any input's references: an edit of it
-    makes each input lowered again (whichever read it)."""
+    """A file of the schema folder that is no input, read by an input's reference, is kept with the IR
+    of the inputs that read it; an edit of it makes those lowered again, and no other."""
     (project / "pyproject.toml").write_text(CONFIG + '\n[[tool.schemagen.inputs]]\npath = "schemas/a.json"\n'
                                             '\n[[tool.schemagen.inputs]]\npath = "schemas/c.json"\n', encoding="utf-8")
     _write(project, "a.json", {"definitions": {"Shared": _model("Shared.", more={"$ref": "parts/more.json"})}})
     _write(project, "parts/more.json", _model("More."))
     _same(project, "one", monkeypatch, lowered)
     _write(project, "parts/more.json", _model("More, edited.", n={"type": "number"}))
-    assert _same(project, "two", monkeypatch, lowered) == ["schemas/a.json", "schemas/c.json"]
+    assert _same(project, "two", monkeypatch, lowered) == ["schemas/a.json"]
+    _write(project, "parts/other.json", _model("Read by no input."))
+    assert _same(project, "three", monkeypatch, lowered) == []
+
+
+def test_an_edit_of_a_file_of_a_folder_input_lowers_that_input(project: Path, lowered: list[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder of component files (each ``$id`` is ``#/components/schemas/<Name>``) is one input."""
+    def component(name: str, description: str, **properties: Any) -> dict[str, Any]:
+        return {"$id": f"#/components/schemas/{name}", **_model(description, **properties)}
+
+    _write(project, "folder/One.json", component("One", "One."))
+    _write(project, "folder/Two.json", component("Two", "Two.", one={"$ref": "#/components/schemas/One"}))
+    assert "schemas/folder/" in _same(project, "one", monkeypatch, lowered)
+    _write(project, "folder/One.json", component("One", "One, edited."))
+    assert _same(project, "two", monkeypatch, lowered) == ["schemas/folder/"]
 
 
 def test_an_input_with_errors_is_lowered_and_reported_in_every_run(project: Path, lowered: list[str]) -> None:

@@ -2,12 +2,14 @@
 of a project lowers that input (and those that refer to it) again, not every input.
 
 ``project.pipeline.to_ir`` is a pure function of the input's settings, the project root, the bytes
-of the input's files and overlays, the files a reference may read that are no input (the schema
-folder's and those of the folders ``[tool.schemagen.refs]`` maps URLs to: all of them, whichever it
-reads), the generator (its source, templates, meta-schemas and the libraries beside it) and the
-inputs it refers to. The key is made of all of those but the last; the inputs it referred to are
-kept in the entry, each with its own key, and an entry is taken only while each of them still has
-that key (they may be kept, or lowered again, in this run). What lowering warned of is kept with the
+of the input's files and overlays, the files its references read that are no input, the generator
+(its source, templates, meta-schemas and the libraries beside it) and the inputs it refers to. The
+key is made of the settings, the files, the generator and the files of the folders
+``[tool.schemagen.refs]`` maps URLs to (all of them: a URL may name a file by its ``$id``). The files
+of the schema folder its references read (``Library.asked``, found or not) are kept in the entry with
+their digests, and so are the inputs it referred to, each with its own key (and theirs); an entry
+is taken only while each of those still holds (the inputs may be kept, or lowered again, in this
+run). What lowering warned of is kept with the
 IR; an input with errors is never kept, so its errors are found and reported in every run.
 
 One entry per project and input (``scope``), replaced when the input is lowered again: the cache does
@@ -28,7 +30,8 @@ from ..diagnostics import Diagnostic
 from .store import Cache, digest
 
 NAMESPACE = "lowered"
-SCHEME = "1"
+SCHEME = "2"
+ABSENT = "-"
 """Bump it when what a kept IR means changes without the generator's source changing."""
 
 
@@ -38,6 +41,8 @@ class Kept:
     warnings: tuple[Diagnostic, ...]
     referred: tuple[tuple[str, str], ...]
     """The inputs lowering referred to, by display path, each with its ``whole`` key then."""
+    read: tuple[tuple[str, str], ...] = ()
+    """The other files it read, each with the digest of its bytes then (``ABSENT``: no such file)."""
 
 
 class Lowered:
@@ -76,6 +81,8 @@ class Lowered:
             return None
         if made != key or not isinstance(kept, Kept) or not isinstance(kept.module, ir.Module):
             return None
+        if any(self.digest_of(Path(path)) != was for path, was in kept.read):
+            return None
         if any(current(display) != was for display, was in kept.referred):
             return None
         return kept
@@ -92,6 +99,13 @@ class Lowered:
 
     def _slot(self, source: str) -> str:
         return digest(NAMESPACE, SCHEME, self.scope, source)
+
+    def digest_of(self, path: Path) -> str:
+        """``_digest`` of a file that may not be there (``ABSENT``), or not be a file."""
+        try:
+            return self._digest(path) if path.is_file() else ABSENT
+        except OSError:
+            return ABSENT
 
     def _digest(self, path: Path) -> str:
         """SHA-256 of a file's bytes, once a run."""

@@ -36,6 +36,8 @@ class Library:
     where: str = "the schema folder"
     """How messages name ``folder``."""
     _ids: dict[str, dict[str, str]] = field(default_factory=dict, compare=False, repr=False)
+    asked: list[str] = field(default_factory=list, compare=False, repr=False)
+    """The files ``read`` was asked for, in order, found or not (what a run read besides its inputs)."""
 
     def locate(self, url: str, referrer: str) -> str | None:
         """What an absolute URL (without fragment) names: a shipped meta-schema (its ``$id``), or the
@@ -62,6 +64,7 @@ class Library:
         """The parsed document ``file`` names, if it may be read (else ``None``: ``refusal`` says why)."""
         if metaschemas.canonical(file, inside=True) == file:
             return metaschemas.read(file)
+        self.asked.append(file)
         path = self.path_of(file)
         return None if path is None else read_document(path, file)
 

@@ -61,6 +61,7 @@ class Linker:
         key = self._key(source)  # (the files as they were before they are read)
         self.active.append(source.display)
         self.referred[source.display] = {}
+        asked = len(self.library.asked)
         reporter = Reporter()
         try:
             result: ir.Module | SchemaError = to_ir(source, self.root, reporter, self.resolve, self.library,
@@ -73,7 +74,9 @@ class Linker:
         if self.memo is not None and key is not None and isinstance(result, ir.Module):
             found = [(d, k) for d, k in referred if k is not None]
             if len(found) == len(referred):
-                self.memo.put(source.display, key, Kept(result, tuple(reporter.warnings), tuple(found)))
+                read = tuple((str(self.root / f), self.memo.digest_of(self.root / f))
+                             for f in dict.fromkeys(self.library.asked[asked:]))
+                self.memo.put(source.display, key, Kept(result, tuple(reporter.warnings), tuple(found), read))
                 self.wholes[source.display] = self.memo.whole(key, found)
         return result, reporter.warnings
 
@@ -115,10 +118,10 @@ class Linker:
         return self.keys[source.display]
 
     def readable(self) -> list[Path]:
-        """Every file a reference may read that is no input (``frontend.library``): the schema folder's and
-        those of the folders ``[tool.schemagen.refs]`` maps URLs to, whichever an input reads."""
+        """The files of the folders ``[tool.schemagen.refs]`` maps URLs to, whichever an input reads (a URL
+        may name a file by its ``$id``; those of the schema folder an input reads are kept with it)."""
         inputs = {(self.root / display).resolve() for display in self.by_file}
-        folders = [self.library.folder, *(self.root / folder for _, folder in self.library.refs)]
+        folders = [self.root / folder for _, folder in self.library.refs]
         return [p for folder in folders if folder.is_dir() for p in schema_files(folder, nested=True)
                 if p.resolve() not in inputs]
 
