@@ -150,8 +150,9 @@ class Renderer:
     """
 
     def __init__(self, templates: Path | None, options: RenderOptions, store: Cache | None = None,
-                 scope: str = "", root: Path = Path(".")) -> None:
-        """``root``: the project root, which messages about the user's ``templates`` name them from."""
+                 scope: str = "", root: Path = Path("."), made_from: dict[str, str] | None = None) -> None:
+        """``root``: the project root, which messages about the user's ``templates`` name them from;
+        ``made_from``: the key of each input's IR (``cache.lowered``), by its label, where it is known."""
         self.env = render.environment(templates)
         self.options = options
         self.templates = templates
@@ -159,8 +160,7 @@ class Renderer:
         own = render.own_templates(templates)  # the memo knows the built-in layout only
         self.memo = Memo(store, generator_digest(), scope) if store is not None and not own else None
         self.texts = Texts(store, generator_digest(), scope) if store is not None and not own else None
-        self.made_from: dict[str, str] = {}
-        """The key of each input's IR (``cache.lowered``), by its label, where it is known."""
+        self.made_from = made_from or {}
         self.session = Session(store)
         self.store = store
         self._plans: dict[tuple[int, str, str], Plan] = {}

@@ -131,8 +131,9 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
         jobs += [(Path(source.name) / f"{variant}_models.py", (module, variant, source.label))
                  for variant in config.variants]
     # (a user's template can fail: for each input, and each variant)
-    renderer = Renderer(config.templates, config.options, store, scope=repr(config), root=config.root)
-    renderer.made_from = {s.label: linker.wholes[s.display] for s in sources if s.display in linker.wholes}
+    made_from = {s.label: linker.wholes[s.display] for s in sources if s.display in linker.wholes}
+    renderer = Renderer(config.templates, config.options, store, scope=repr(config), root=config.root,
+                        made_from=made_from)
     outcomes = render_all([job for _, job in jobs], renderer, config.jobs)
     for (path, _), outcome in zip(jobs, outcomes):
         if isinstance(outcome, str):
