@@ -49,7 +49,7 @@ class Lowered:
     """The IR of a project's inputs in ``store``; ``salt``: the generator's digest."""
 
     def __init__(self, store: Cache, salt: str, scope: str) -> None:
-        """``scope``: whose entries these are (the project and configuration)."""
+        """``scope``: whose entries these are (the project: its folder)."""
         self.store = store
         self.salt = salt
         self.scope = scope
