@@ -10,16 +10,21 @@ from . import nodes as ir
 
 def children(t: ir.Type) -> tuple[ir.Type, ...]:
     """The types directly inside ``t``."""
-    match t:
-        case ir.Array(item):
-            return (item,)
-        case ir.Map(value):
-            return (value,)
-        case ir.Constrained(inner):
-            return (inner,)
-        case ir.Tuple(items) | ir.Union(items):
-            return items
+    # (isinstance in turn, not ``match``: the passes ask this of every type they walk)
+    if isinstance(t, _LEAVES):
+        return ()
+    if isinstance(t, ir.Union | ir.Tuple):
+        return t.members if isinstance(t, ir.Union) else t.items
+    if isinstance(t, ir.Array):
+        return (t.item,)
+    if isinstance(t, ir.Map):
+        return (t.value,)
+    if isinstance(t, ir.Constrained):
+        return (t.type,)
     return ()
+
+
+_LEAVES = (ir.Scalar, ir.Ref, ir.Literal, ir.Null, ir.AnyType)
 
 
 def rebuild(t: ir.Type, kids: tuple[ir.Type, ...]) -> ir.Type:
@@ -46,9 +51,13 @@ def nesting(t: ir.Type) -> int:
 
 def types(t: ir.Type) -> Iterator[ir.Type]:
     """``t`` and every type nested in it, outside in."""
-    yield t
-    for child in children(t):
-        yield from types(child)
+    stack = [t]
+    while stack:
+        t = stack.pop()
+        yield t
+        kids = children(t)
+        if kids:
+            stack.extend(reversed(kids))
 
 
 def refs(t: ir.Type) -> Iterator[str]:

@@ -68,9 +68,15 @@ def _said(t: ir.Tag, field: bool) -> str:
 
 def _unions(d: ir.Declaration) -> list[tuple[Location, ir.Union]]:
     """The unions in ``d``'s types, each with where it was written: the alias, or the model's property."""
-    tops = [(location(d), d.type)] if isinstance(d, ir.Alias) else [
-        (location(d, "properties", f.wire_name), f.type) for f in d.fields]
-    return [(where, u) for where, top in tops for u in types(top) if isinstance(u, ir.Union)]
+    if isinstance(d, ir.Alias):
+        return [(location(d), u) for u in types(d.type) if isinstance(u, ir.Union)]
+    found: list[tuple[Location, ir.Union]] = []
+    for f in d.fields:  # (a place only for a property that holds a union: most hold none)
+        unions = [u for u in types(f.type) if isinstance(u, ir.Union)]
+        if unions:
+            where = location(d, "properties", f.wire_name)
+            found.extend((where, u) for u in unions)
+    return found
 
 
 def _with_tag(model: ir.Model, tag: ir.Tag | None) -> ir.Model:
