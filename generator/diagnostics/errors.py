@@ -9,7 +9,9 @@ from typing import Literal
 
 def pointer(*tokens: str | int) -> str:
     """An RFC 6901 JSON pointer for ``tokens``."""
-    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+    if len(tokens) == 1:  # (most often: one step down, for every subschema read)
+        return "/" + str(tokens[0]).replace("~", "~0").replace("/", "~1")
+    return "".join(["/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens])
 
 
 def tokens(json_pointer: str) -> list[str]:

@@ -69,7 +69,7 @@ class SchemaSet:
     component files)."""
 
 
-_LISTS = frozenset(SCHEMA_LIST) | {"items"}
+_ONE, _LISTS, _MAPS = frozenset(ONE_SCHEMA), frozenset(SCHEMA_LIST) | {"items"}, frozenset(SCHEMA_MAP)
 
 
 def wrap(node: Any, loc: Location) -> Any:
@@ -78,19 +78,19 @@ def wrap(node: Any, loc: Location) -> Any:
         return Schema({} if node else {"not": Schema({}, loc)}, loc)
     if not isinstance(node, dict):
         return node
-    out: dict[str, Any] = {}
+    out = Schema({}, loc)  # (filled in place: every subschema of a document passes here)
     for key, value in node.items():
-        if key in ONE_SCHEMA and isinstance(value, (dict, bool)):
+        if key in _ONE and isinstance(value, (dict, bool)):
             out[key] = wrap(value, loc.child(key))
         elif key in _LISTS and isinstance(value, list):
             here = loc.child(key)
             out[key] = [wrap(v, here.child(i)) for i, v in enumerate(value)]
-        elif key in SCHEMA_MAP and isinstance(value, dict):
+        elif key in _MAPS and isinstance(value, dict):
             here = loc.child(key)
             out[key] = {k: wrap(v, here.child(k)) for k, v in value.items()}
         else:
             out[key] = value
-    return Schema(out, loc)
+    return out
 
 
 def refs_of(schema: Any) -> list[str]:

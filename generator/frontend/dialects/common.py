@@ -11,20 +11,21 @@ from ...diagnostics import Diagnostic, Location
 from ..schema import ONE_SCHEMA, PYTHON_NAME, SCHEMA_LIST, SCHEMA_MAP, Schema
 
 _JSON_TYPES = ((str, "a string"), (bool, "a boolean"), (int, "a number"), (float, "a number"), (list, "an array"))
+_ONE, _LISTS, _MAPS = frozenset(ONE_SCHEMA), frozenset(SCHEMA_LIST) | {"items"}, frozenset(SCHEMA_MAP)
 
 
 def map_subschemas(schema: Schema, rewrite: Callable[[Schema], Schema]) -> Schema:
     """A copy of ``schema`` with ``rewrite`` applied to each direct subschema."""
-    out: dict[str, Any] = {}
+    out = Schema({}, schema.loc)  # (filled in place: every subschema of a document passes here)
     for key, value in schema.items():
-        if key in ONE_SCHEMA and isinstance(value, Schema):
+        if key in _ONE and isinstance(value, Schema):
             value = rewrite(value)
-        elif key in SCHEMA_LIST + ("items",) and isinstance(value, list):
+        elif key in _LISTS and isinstance(value, list):
             value = [rewrite(v) if isinstance(v, Schema) else v for v in value]
-        elif key in SCHEMA_MAP and isinstance(value, dict):
+        elif key in _MAPS and isinstance(value, dict):
             value = {k: rewrite(v) if isinstance(v, Schema) else v for k, v in value.items()}
         out[key] = value
-    return Schema(out, schema.loc)
+    return out
 
 
 def not_a_schema(raw: Any, where: Location) -> Diagnostic | None:
