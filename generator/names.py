@@ -37,7 +37,7 @@ FORMAT_NAMES = {"date-time": "datetime", "date": "datetime", "time": "datetime",
 
 
 def words(text: str) -> list[str]:
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    ascii_text = text if text.isascii() else unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return _WORDS.findall(ascii_text)
 
 

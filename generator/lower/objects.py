@@ -17,7 +17,7 @@ def model(lw: Context, name: str, schema: Schema, doc: str | None, inline: bool,
     properties: dict[str, Schema] = schema.get("properties") or {}
     # `required` may repeat a key (the meta-schema check only warns; an allOf merge keeps each
     # member's list): one field per key
-    required = list(dict.fromkeys(r for r in schema.get("required") or [] if isinstance(r, str)))
+    required = dict.fromkeys(r for r in schema.get("required") or [] if isinstance(r, str))
     fields = [
         ir.Field(
             name=wire,
