@@ -21,12 +21,15 @@ from ..diagnostics import Location, Reporter, few
 from .schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP, Definition, Schema, SchemaSet
 from .values import Values
 
+_ONE, _LISTS, _MAPS = frozenset(ONE_SCHEMA), frozenset(SCHEMA_LIST) | {"items"}, frozenset(SCHEMA_MAP)
+
 
 def check(schemas: SchemaSet, reporter: Reporter) -> None:
     definitions = schemas.definitions
     values: list[tuple[Location, str, Any, Schema]] = []
     for schema, keyword in _walk(definitions):
-        mapping(schema, definitions, reporter)
+        if "discriminator" in schema:
+            mapping(schema, definitions, reporter)
         if "default" in schema and keyword != "properties":
             values.append((schema.loc.child("default"), "default", schema["default"], schema))
         examples = schema.get("examples")
@@ -98,10 +101,10 @@ def _walk(definitions: Mapping[str, Definition]) -> Iterator[tuple[Schema, str |
         yield schema, keyword
         found: list[tuple[Schema, str | None]] = []
         for key, value in schema.items():
-            if key in ONE_SCHEMA and isinstance(value, Schema):
+            if key in _ONE and isinstance(value, Schema):
                 found.append((value, key))
-            elif key in SCHEMA_LIST + ("items",) and isinstance(value, list):
+            elif key in _LISTS and isinstance(value, list):
                 found.extend((v, key) for v in value if isinstance(v, Schema))
-            elif key in SCHEMA_MAP and isinstance(value, dict):
+            elif key in _MAPS and isinstance(value, dict):
                 found.extend((v, key) for v in value.values() if isinstance(v, Schema))
         stack.extend(reversed(found))
