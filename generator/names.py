@@ -173,7 +173,10 @@ MODULE_NAMES = frozenset(FORMAT_NAMES.values())
 
 def portable_wire_name(wire: str) -> bool:
     """Can every variant carry this key? msgspec refuses renamed fields with ``"``, ``\\`` or controls."""
-    return not any(c in '"\\' or ord(c) < 0x20 for c in wire)
+    return _UNPORTABLE.search(wire) is None
+
+
+_UNPORTABLE = re.compile(r'["\\\x00-\x1f]')
 
 
 def enum_member(value: str | int, taken: set[str]) -> str:

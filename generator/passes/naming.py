@@ -80,17 +80,18 @@ def _respelt(name: str, two: set[str], reserved: Container[str]) -> str:
 def _name_fields(model: ir.Model) -> ir.Model:
     """Fields keep their keys where valid: a field shadows a name only inside its class (its body and
     annotations), so only what that class uses is reserved (the classes its annotations name)."""
-    used = {FORMAT_NAMES[t.format] for f in model.fields for t in types(f.type) if isinstance(t, ir.Scalar) and t.format}
-    used |= {t.name for f in model.fields for t in types(f.type) if isinstance(t, ir.Ref)}
+    used: set[str] = set()
+    for t in (t for f in model.fields for t in types(f.type)):  # (one walk of the field types)
+        if isinstance(t, ir.Ref):
+            used.add(t.name)
+        elif isinstance(t, ir.Scalar) and t.format:
+            used.add(FORMAT_NAMES[t.format])
     reserved = Both(FIELD_RESERVED, used)
+    written = {f.wire_name: identifier(f.wire_name, style="snake", reserved=reserved) for f in model.fields}
     taken: set[str] = set()
     names: dict[str, str] = {}
-    for f in sorted(model.fields, key=lambda f: not _valid(f.wire_name, reserved)):  # valid keys keep theirs
-        names[f.wire_name] = unique(identifier(f.wire_name, style="snake", reserved=reserved), taken)
+    for f in sorted(model.fields, key=lambda f: written[f.wire_name] != f.wire_name):  # valid keys keep theirs
+        names[f.wire_name] = unique(written[f.wire_name], taken)
     if all(f.name == names[f.wire_name] for f in model.fields):
         return model
     return replace(model, fields=tuple(replace(f, name=names[f.wire_name]) for f in model.fields))
-
-
-def _valid(text: str, reserved: Container[str]) -> bool:
-    return identifier(text, style="snake", reserved=reserved) == text
