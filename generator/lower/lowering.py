@@ -30,6 +30,7 @@ from .shapes import KINDS, NEVER, REF_ANNOTATIONS, is_model, mixed_with_object, 
 UNSUPPORTED = ("not", "if", "dependentSchemas", "dependentRequired", "dependencies",
                "unevaluatedProperties", "unevaluatedItems", "contains", "propertyNames",
                "$dynamicRef", "$recursiveRef")
+_UNSUPPORTED = frozenset(UNSUPPORTED)
 VALUE_KEYWORDS = ("minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum",
                   "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems",
                   "minProperties", "maxProperties")
@@ -291,6 +292,8 @@ class Lowering:
         return ir.Constrained(inner, replace(limits, max_length=0))  # no property and no other key: only `{}`
 
     def unsupported(self, schema: Schema) -> None:
+        if schema.keys().isdisjoint(_UNSUPPORTED):  # (asked twice of every schema: most have none)
+            return
         for keyword in UNSUPPORTED:
             if keyword in schema:
                 self.scope.reporter.warn(schema.loc.child(keyword), f"`{keyword}` is not supported; it is not enforced",
