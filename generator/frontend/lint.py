@@ -18,10 +18,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..diagnostics import Location, Reporter, few
-from .schema import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP, Definition, Schema, SchemaSet
+from .schema import LIST_KEYS, MAP_KEYS, ONE_KEYS, Definition, Schema, SchemaSet
 from .values import Values
 
-_ONE, _LISTS, _MAPS = frozenset(ONE_SCHEMA), frozenset(SCHEMA_LIST) | {"items"}, frozenset(SCHEMA_MAP)
 
 
 def check(schemas: SchemaSet, reporter: Reporter) -> None:
@@ -101,10 +100,10 @@ def _walk(definitions: Mapping[str, Definition]) -> Iterator[tuple[Schema, str |
         yield schema, keyword
         found: list[tuple[Schema, str | None]] = []
         for key, value in schema.items():
-            if key in _ONE and isinstance(value, Schema):
+            if key in ONE_KEYS and isinstance(value, Schema):
                 found.append((value, key))
-            elif key in _LISTS and isinstance(value, list):
+            elif key in LIST_KEYS and isinstance(value, list):
                 found.extend((v, key) for v in value if isinstance(v, Schema))
-            elif key in _MAPS and isinstance(value, dict):
+            elif key in MAP_KEYS and isinstance(value, dict):
                 found.extend((v, key) for v in value.values() if isinstance(v, Schema))
         stack.extend(reversed(found))

@@ -21,6 +21,8 @@ ONE_SCHEMA = (
 )
 SCHEMA_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
 SCHEMA_MAP = ("properties", "patternProperties", "definitions", "$defs", "dependentSchemas")
+#: The same as sets, for the walks that ask it of every key (``items`` holds a list of schemas before 2020-12).
+ONE_KEYS, LIST_KEYS, MAP_KEYS = frozenset(ONE_SCHEMA), frozenset(SCHEMA_LIST) | {"items"}, frozenset(SCHEMA_MAP)
 #: The Python name a vendor extension gives a schema (``x-stainless-naming``, ``x-speakeasy-name-override``),
 #: as the front end writes it: the one ``x-`` key a normalised schema keeps. An annotation: it says
 #: what to call the schema's class, nothing of what it accepts; it names that schema only, so folding
@@ -69,9 +71,6 @@ class SchemaSet:
     component files)."""
 
 
-_ONE, _LISTS, _MAPS = frozenset(ONE_SCHEMA), frozenset(SCHEMA_LIST) | {"items"}, frozenset(SCHEMA_MAP)
-
-
 def wrap(node: Any, loc: Location) -> Any:
     """Turn every subschema of ``node`` into a ``Schema`` that knows its location."""
     if isinstance(node, bool):
@@ -80,12 +79,12 @@ def wrap(node: Any, loc: Location) -> Any:
         return node
     out = Schema({}, loc)  # (filled in place: every subschema of a document passes here)
     for key, value in node.items():
-        if key in _ONE and isinstance(value, (dict, bool)):
+        if key in ONE_KEYS and isinstance(value, (dict, bool)):
             out[key] = wrap(value, loc.child(key))
-        elif key in _LISTS and isinstance(value, list):
+        elif key in LIST_KEYS and isinstance(value, list):
             here = loc.child(key)
             out[key] = [wrap(v, here.child(i)) for i, v in enumerate(value)]
-        elif key in _MAPS and isinstance(value, dict):
+        elif key in MAP_KEYS and isinstance(value, dict):
             here = loc.child(key)
             out[key] = {k: wrap(v, here.child(k)) for k, v in value.items()}
         else:

@@ -8,21 +8,20 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
 from ...diagnostics import Diagnostic, Location
-from ..schema import ONE_SCHEMA, PYTHON_NAME, SCHEMA_LIST, SCHEMA_MAP, Schema
+from ..schema import LIST_KEYS, MAP_KEYS, ONE_KEYS, PYTHON_NAME, Schema
 
 _JSON_TYPES = ((str, "a string"), (bool, "a boolean"), (int, "a number"), (float, "a number"), (list, "an array"))
-_ONE, _LISTS, _MAPS = frozenset(ONE_SCHEMA), frozenset(SCHEMA_LIST) | {"items"}, frozenset(SCHEMA_MAP)
 
 
 def map_subschemas(schema: Schema, rewrite: Callable[[Schema], Schema]) -> Schema:
     """A copy of ``schema`` with ``rewrite`` applied to each direct subschema."""
     out = Schema({}, schema.loc)  # (filled in place: every subschema of a document passes here)
     for key, value in schema.items():
-        if key in _ONE and isinstance(value, Schema):
+        if key in ONE_KEYS and isinstance(value, Schema):
             value = rewrite(value)
-        elif key in _LISTS and isinstance(value, list):
+        elif key in LIST_KEYS and isinstance(value, list):
             value = [rewrite(v) if isinstance(v, Schema) else v for v in value]
-        elif key in _MAPS and isinstance(value, dict):
+        elif key in MAP_KEYS and isinstance(value, dict):
             value = {k: rewrite(v) if isinstance(v, Schema) else v for k, v in value.items()}
         out[key] = value
     return out
