@@ -95,7 +95,8 @@ class Lowered:
 
     def put(self, source: str, key: str, kept: Kept) -> None:
         """Keeps ``kept`` as input ``source``'s IR, made under ``key`` (in place of what was kept for it)."""
-        self.store.put_many(NAMESPACE, {self._slot(source): pickle.dumps((key, kept), protocol=pickle.HIGHEST_PROTOCOL)})
+        data = pickle.dumps((key, kept), protocol=pickle.HIGHEST_PROTOCOL)
+        self.store.put_many(NAMESPACE, {self._slot(source): data})
 
     def _slot(self, source: str) -> str:
         return digest(NAMESPACE, SCHEME, self.scope, source)
