@@ -155,6 +155,18 @@ def test_an_edit_of_a_file_of_a_folder_input_lowers_that_input(project: Path, lo
     assert _same(project, "two", monkeypatch, lowered) == ["schemas/folder/"]
 
 
+def test_an_edit_of_an_overlay_lowers_the_input_it_mends(project: Path, lowered: list[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    def overlay(description: str) -> str:
+        return ("overlay: 1.0.0\ninfo: {title: mends, version: 1.0.0}\nextends: c.json\nactions:\n"
+                f"  - target: $.definitions.Alone\n    update: {{description: {description!r}}}\n")
+
+    (project / "schemas" / "c.overlay.yaml").write_text(overlay("Mended."), encoding="utf-8")
+    assert "schemas/c.json" in _same(project, "one", monkeypatch, lowered)
+    (project / "schemas" / "c.overlay.yaml").write_text(overlay("Mended again."), encoding="utf-8")
+    assert _same(project, "two", monkeypatch, lowered) == ["schemas/c.json"]
+
+
 def test_an_input_with_errors_is_lowered_and_reported_in_every_run(project: Path, lowered: list[str]) -> None:
     _write(project, "c.json", {"definitions": {"Alone": {"$ref": "#/definitions/Missing"}}})
     for command in ("one", "two"):
