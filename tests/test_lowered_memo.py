@@ -1,5 +1,6 @@
-"""An input's IR kept across runs (generator/cache/lowered.py): an edit of one input of a project lowers
-that input and those that refer to it, and the run writes and reports what a run without a cache does."""
+"""An input's IR and its modules' text kept across runs (generator/cache/lowered.py, texts.py): an edit of
+one input of a project lowers that input and those that refer to it, lays out their modules alone, and
+the run writes and reports what a run without a cache does."""
 
 from __future__ import annotations
 
