@@ -118,6 +118,33 @@ def test_the_modules_of_an_input_kept_are_not_written_again(project: Path, lower
     assert len({line.split()[0] for line in laid_out}) == 3
 
 
+def test_an_input_whose_texts_are_kept_is_not_read(project: Path, lowered: list[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its warnings are enough; its IR is read only when a module of it is to be written."""
+    read: list[int] = []
+    original = memo.Kept.module
+    monkeypatch.setattr(memo.Kept, "module", lambda self: read.append(1) or original(self))
+    _same(project, "one", monkeypatch, lowered)
+    _write(project, "c.json", {"definitions": {"Alone": _model("Edited.", y={"type": "integer", "not": {}})}})
+    _same(project, "one", monkeypatch, lowered)
+    assert read == []  # a and b: kept, texts too
+    _same(project, "two", monkeypatch, lowered)
+    assert len(read) == 3  # other options: every module is written again, from the IR kept
+
+
+def test_an_ir_that_cannot_be_read_is_lowered_again(project: Path, lowered: list[str], tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    _same(project, "one", monkeypatch, lowered)
+    with Cache(tmp_path / "cache") as store:
+        db = store._connect()
+        assert db is not None
+        for slot, value in list(db.execute("SELECT key, value FROM entries WHERE namespace = ?", (memo.NAMESPACE,))):
+            key, kept = pickle.loads(value)
+            damaged = memo.Kept(kept.warnings, kept.referred, kept.read, b"not an IR")
+            store.put_many(memo.NAMESPACE, {slot: pickle.dumps((key, damaged))})
+    assert sorted(_same(project, "two", monkeypatch, lowered)) == ["schemas/a.json", "schemas/b.json", "schemas/c.json"]
+
+
 def test_what_b_refers_to_is_followed_through_the_inputs_it_refers_to(project: Path, lowered: list[str],
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """``d`` refers to ``b``, which refers to ``a``: an edit of ``a`` that renames what ``b`` declares makes

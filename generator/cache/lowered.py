@@ -22,7 +22,7 @@ import hashlib
 import os
 import pickle
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import ir
@@ -30,19 +30,29 @@ from ..diagnostics import Diagnostic
 from .store import Cache, digest
 
 NAMESPACE = "lowered"
-SCHEME = "2"
-ABSENT = "-"
+SCHEME = "3"
 """Bump it when what a kept IR means changes without the generator's source changing."""
+ABSENT = "-"
 
 
 @dataclass(frozen=True, slots=True)
 class Kept:
-    module: ir.Module
     warnings: tuple[Diagnostic, ...]
     referred: tuple[tuple[str, str], ...]
     """The inputs lowering referred to, by display path, each with its ``whole`` key then."""
-    read: tuple[tuple[str, str], ...] = ()
+    read: tuple[tuple[str, str], ...]
     """The other files it read, each with the digest of its bytes then (``ABSENT``: no such file)."""
+    data: bytes = field(repr=False)
+    """The IR, pickled apart: read only when asked for (``module``). An input whose modules' texts are
+    kept too (``cache.texts``) needs its warnings alone."""
+
+    def module(self) -> ir.Module | None:
+        """The IR; ``None`` if it cannot be read (a damaged entry: the input is lowered again)."""
+        try:
+            module = pickle.loads(self.data)
+        except Exception:
+            return None
+        return module if isinstance(module, ir.Module) else None
 
 
 class Lowered:
@@ -79,7 +89,7 @@ class Lowered:
             made, kept = pickle.loads(data)
         except Exception:  # another version of the classes, a damaged entry: a miss
             return None
-        if made != key or not isinstance(kept, Kept) or not isinstance(kept.module, ir.Module):
+        if made != key or not isinstance(kept, Kept):
             return None
         if any(self.digest_of(Path(path)) != was for path, was in kept.read):
             return None
@@ -93,8 +103,11 @@ class Lowered:
         its IR, and so the declarations other inputs find in it, is made from."""
         return digest(key, *(f"{display}={whole}" for display, whole in referred))
 
-    def put(self, source: str, key: str, kept: Kept) -> None:
-        """Keeps ``kept`` as input ``source``'s IR, made under ``key`` (in place of what was kept for it)."""
+    def put(self, source: str, key: str, module: ir.Module, warnings: Iterable[Diagnostic],
+            referred: Iterable[tuple[str, str]], read: Iterable[tuple[str, str]]) -> None:
+        """Keeps ``module`` as input ``source``'s IR, made under ``key``, with its ``warnings`` and the
+        inputs it ``referred`` to and files it ``read`` (in place of what was kept for it)."""
+        kept = Kept(tuple(warnings), tuple(referred), tuple(read), pickle.dumps(module, protocol=pickle.HIGHEST_PROTOCOL))
         data = pickle.dumps((key, kept), protocol=pickle.HIGHEST_PROTOCOL)
         self.store.put_many(NAMESPACE, {self._slot(source): data})
 

@@ -33,7 +33,7 @@ class Linker:
         self.by_file = {source.display: source for source in inputs if source.path.is_file()}
         mapped = tuple((prefix, display_path(path, config.root).rstrip("/") + "/") for prefix, path in config.refs)
         self.library = Library(config.root, folder or config.schemas, frozenset(self.by_file), mapped, where)
-        self.done: dict[str, tuple[ir.Module | SchemaError, list[Diagnostic]]] = {}
+        self.done: dict[str, tuple[ir.Module | Kept | SchemaError, list[Diagnostic]]] = {}
         self.active: list[str] = []
         self.empty: dict[str, bool] = {}
         """Inputs whose root constrains nothing (``pipeline.constrains_nothing``), asked once a run."""
@@ -50,12 +50,24 @@ class Linker:
 
     def lower(self, source: Input) -> tuple[ir.Module, list[Diagnostic]]:
         """The IR of ``source`` and its warnings (once per run); raises ``SchemaError``."""
+        warnings = self.warnings(source)
+        result = self.done[source.display][0]
+        if isinstance(result, Kept):  # (its IR read now: it is asked for)
+            module = result.module()
+            self.done[source.display] = (module, warnings) if module is not None else self._lowered(source)
+            return self.lower(source)
+        assert isinstance(result, ir.Module)
+        return result, warnings
+
+    def warnings(self, source: Input) -> list[Diagnostic]:
+        """What lowering ``source`` warns of (once per run; an IR kept is not read for it); raises
+        ``SchemaError``."""
         if source.display not in self.done:
             self.done[source.display] = self._kept(source) or self._lowered(source)
         result, warnings = self.done[source.display]
         if isinstance(result, SchemaError):
             raise result
-        return result, warnings
+        return warnings
 
     def _lowered(self, source: Input) -> tuple[ir.Module | SchemaError, list[Diagnostic]]:
         key = self._key(source)  # (the files as they were before they are read)
@@ -76,11 +88,11 @@ class Linker:
             if len(found) == len(referred):
                 read = tuple((str(self.root / f), self.memo.digest_of(self.root / f))
                              for f in dict.fromkeys(self.library.asked[asked:]))
-                self.memo.put(source.display, key, Kept(result, tuple(reporter.warnings), tuple(found), read))
+                self.memo.put(source.display, key, result, reporter.warnings, found, read)
                 self.wholes[source.display] = self.memo.whole(key, found)
         return result, reporter.warnings
 
-    def _kept(self, source: Input) -> tuple[ir.Module, list[Diagnostic]] | None:
+    def _kept(self, source: Input) -> tuple[Kept, list[Diagnostic]] | None:
         """``source``'s IR and warnings as an earlier run kept them, if made from what is here now."""
         key = self._key(source)
         if self.memo is None or key is None:
@@ -89,7 +101,7 @@ class Linker:
         if found is None:
             return None
         self.wholes[source.display] = self.memo.whole(key, found.referred)
-        return found.module, list(found.warnings)
+        return found, list(found.warnings)
 
     def _whole(self, display: str) -> str | None:
         """The key of input ``display`` with those of the inputs it refers to, in this run (it is looked
@@ -98,7 +110,7 @@ class Linker:
         if source is None or display in self.active:
             return None
         try:
-            self.lower(source)
+            self.warnings(source)  # (its IR is not read for this)
         except SchemaError:
             return None
         return self.wholes.get(display)

@@ -175,7 +175,7 @@ class Renderer:
     def to_make(self, module: ir.Module, variant: str, source: str) -> int:
         """How many of the module's declarations are to be written (not found in the memo); what is
         found is kept for ``render``."""
-        if self._kept_text(variant, source) is not None:
+        if self.kept(variant, source) is not None:
             return 0
         if self.memo is None:
             return len(module.declarations)
@@ -187,7 +187,7 @@ class Renderer:
     def render(self, module: ir.Module, variant: str, source: str) -> str:
         """The module's text; ``SchemaError`` when the user's templates fail (a failure of the built-in
         ones alone is a bug: it is raised as it is)."""
-        kept = self._kept_text(variant, source)
+        kept = self.kept(variant, source)
         if kept is not None:
             return kept
         try:
@@ -208,8 +208,9 @@ class Renderer:
             self.texts.put(source, variant, self._text_key(variant, source), text)
         return text
 
-    def _kept_text(self, variant: str, source: str) -> str | None:
-        """The module's text as an earlier run kept it, if its IR is known to be the same (looked up once)."""
+    def kept(self, variant: str, source: str) -> str | None:
+        """The text of input ``source``'s module in ``variant`` as an earlier run kept it, if its IR is known
+        to be the same (looked up once): the IR itself is then not needed."""
         if self.texts is None or source not in self.made_from:
             return None
         if (variant, source) not in self._kept:

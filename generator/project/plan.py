@@ -104,7 +104,7 @@ def _made(config: Config, sources: list[Input], store: Cache | None) -> Result:
 
 def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Result:
     from .link import Linker  # (here: a run with nothing to do imports no stage)
-    from .parallel import render_all
+    from .parallel import Outcome, render_all
     from .pipeline import Renderer, Stages
 
     init = package_init(config.options.command)
@@ -117,30 +117,43 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     ignored: list[Diagnostic] = []
     used: set[Ignore] = set()
     linker = Linker(sources, config, Stages.cached(store, str(config.root.resolve()), len(sources)))
-    jobs = []
+    lowered: list[Input] = []
     for source in sources:
         try:
             with _collector_paused():
-                module, found = linker.lower(source)
+                found = linker.warnings(source)
         except SchemaError as exc:
             errors.extend(exc.diagnostics)
             continue
         kept, acknowledged = sift(found, [*config.ignore, *source.ignore], used)
         warnings.extend(kept)
         ignored.extend(acknowledged)
-        jobs += [(Path(source.name) / f"{variant}_models.py", (module, variant, source.label))
-                 for variant in config.variants]
+        lowered.append(source)
     # (a user's template can fail: for each input, and each variant)
     made_from = {s.label: linker.wholes[s.display] for s in sources if s.display in linker.wholes}
     renderer = Renderer(config.templates, config.options, store, scope=repr(config), root=config.root,
                         made_from=made_from)
-    outcomes = render_all([job for _, job in jobs], renderer, config.jobs)
-    for (path, _), outcome in zip(jobs, outcomes):
-        if isinstance(outcome, str):
-            files.setdefault(path.parent / "__init__.py", init)
-            files[path] = outcome
-        else:
-            errors.extend(outcome)
+    outcomes: dict[tuple[str, str], Outcome] = {}
+    jobs = []
+    for source in lowered:
+        for variant in config.variants:
+            text = renderer.kept(variant, source.label)
+            if text is not None:
+                outcomes[source.display, variant] = text
+                continue
+            with _collector_paused():  # (an IR kept is read only now, for the modules to write)
+                module, _ = linker.lower(source)
+            jobs.append(((source.display, variant), (module, variant, source.label)))
+    outcomes.update(zip((at for at, _ in jobs), render_all([job for _, job in jobs], renderer, config.jobs)))
+    for source in lowered:
+        for variant in config.variants:
+            outcome = outcomes[source.display, variant]
+            path = Path(source.name) / f"{variant}_models.py"
+            if isinstance(outcome, str):
+                files.setdefault(path.parent / "__init__.py", init)
+                files[path] = outcome
+            else:
+                errors.extend(outcome)
     if errors:
         raise SchemaError(list(dict.fromkeys(errors)))
     # A file that several inputs read (shared definitions) says the same in each: once is enough.
