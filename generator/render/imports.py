@@ -34,9 +34,9 @@ class Imports:
         self._names.setdefault(module, set()).add(name)
         return name
 
-    def merge(self, other: Imports | State) -> None:
-        """Record everything ``other`` records (imports, or their ``state()``)."""
-        names, modules, siblings = other.state() if isinstance(other, Imports) else other
+    def merge(self, state: State) -> None:
+        """Record every import of ``state`` (another ``Imports``'s ``state()``, a fragment's imports)."""
+        names, modules, siblings = state
         for module, said in names:
             self._names.setdefault(module, set()).update(said)
         self._modules.update(modules)
