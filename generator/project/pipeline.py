@@ -175,8 +175,6 @@ class Renderer:
     def to_make(self, module: ir.Module, variant: str, source: str) -> int:
         """How many of the module's declarations are to be written (not found in the memo); what is
         found is kept for ``render``."""
-        if self.kept(variant, source) is not None:
-            return 0
         if self.memo is None:
             return len(module.declarations)
         key = (id(module), variant, source)
@@ -186,10 +184,8 @@ class Renderer:
 
     def render(self, module: ir.Module, variant: str, source: str) -> str:
         """The module's text; ``SchemaError`` when the user's templates fail (a failure of the built-in
-        ones alone is a bug: it is raised as it is)."""
-        kept = self.kept(variant, source)
-        if kept is not None:
-            return kept
+        ones alone is a bug: it is raised as it is). A text kept (``kept``) is asked for first, by the caller,
+        which then needs no IR."""
         try:
             if self.memo is not None:
                 planned = self._plans.pop((id(module), variant, source), None)
