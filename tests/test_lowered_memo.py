@@ -74,6 +74,14 @@ def _uncached(project: Path, command: str, monkeypatch: pytest.MonkeyPatch) -> R
         return _run(project, command)
 
 
+def _kept(cache: Path) -> dict[str, bytes]:
+    """The IR entries the cache in ``cache`` holds, by slot."""
+    with Cache(cache) as store:
+        db = store._connect()
+        assert db is not None
+        return dict(db.execute("SELECT key, value FROM entries WHERE namespace = ?", (memo.NAMESPACE,)))
+
+
 def _same(project: Path, command: str, monkeypatch: pytest.MonkeyPatch, lowered: list[str]) -> list[str]:
     """A run through the cache writes and warns what one without it does; the inputs it lowered."""
     lowered.clear()
@@ -135,13 +143,12 @@ def test_an_input_whose_texts_are_kept_is_not_read(project: Path, lowered: list[
 def test_an_ir_that_cannot_be_read_is_lowered_again(project: Path, lowered: list[str], tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     _same(project, "one", monkeypatch, lowered)
+    damaged = {}
+    for slot, value in _kept(tmp_path / "cache").items():
+        key, kept = pickle.loads(value)
+        damaged[slot] = pickle.dumps((key, memo.Kept(kept.warnings, kept.referred, kept.read, b"not an IR")))
     with Cache(tmp_path / "cache") as store:
-        db = store._connect()
-        assert db is not None
-        for slot, value in list(db.execute("SELECT key, value FROM entries WHERE namespace = ?", (memo.NAMESPACE,))):
-            key, kept = pickle.loads(value)
-            damaged = memo.Kept(kept.warnings, kept.referred, kept.read, b"not an IR")
-            store.put_many(memo.NAMESPACE, {slot: pickle.dumps((key, damaged))})
+        store.put_many(memo.NAMESPACE, damaged)
     assert sorted(_same(project, "two", monkeypatch, lowered)) == ["schemas/a.json", "schemas/b.json", "schemas/c.json"]
 
 
@@ -208,20 +215,15 @@ def test_one_input_alone_is_not_kept(project: Path, tmp_path: Path) -> None:
     for name in ("b.json", "c.json"):
         (project / "schemas" / name).unlink()
     _run(project, "one")
-    with Cache(tmp_path / "cache") as store:
-        assert store._connect() is not None
-        assert store._connect().execute("SELECT COUNT(*) FROM entries WHERE namespace = ?",  # type: ignore[union-attr]
-                                        (memo.NAMESPACE,)).fetchone()[0] == 0
+    assert _kept(tmp_path / "cache") == {}
 
 
 def test_a_damaged_entry_is_lowered_again(project: Path, lowered: list[str], tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     _same(project, "one", monkeypatch, lowered)
+    slots = list(_kept(tmp_path / "cache"))
+    assert len(slots) == 3
     with Cache(tmp_path / "cache") as store:
-        db = store._connect()
-        assert db is not None
-        slots = [row[0] for row in db.execute("SELECT key FROM entries WHERE namespace = ?", (memo.NAMESPACE,))]
-        assert len(slots) == 3
         store.put_many(memo.NAMESPACE, {slots[0]: b"damaged", slots[1]: pickle.dumps(("key", "no IR"))})
     assert len(_same(project, "two", monkeypatch, lowered)) == 2
 
