@@ -148,7 +148,7 @@ class Linker:
         target = self.by_file.get(file)
         if target is None:
             raise SchemaError([Diagnostic(where, *self.library.refusal(file, pointer))])
-        self.referred.setdefault(self.active[-1] if self.active else "", {})[file] = None
+        self.referred[self.active[-1]][file] = None  # (asked while ``active[-1]`` is lowered)
         if file in self.active:
             cycle = " -> ".join([*self.active[self.active.index(file):], file])
             raise SchemaError([Diagnostic(where, f"inputs refer to each other in a cycle: {cycle}",
