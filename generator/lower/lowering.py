@@ -22,6 +22,7 @@ from .context import External, Names, Scope, python_name
 from .folding import Folder
 from .homes import home_first
 from .literals import literal
+from .places import Places
 from .sdk import sdk_names
 from .shorten import shortened
 from .shapes import KINDS, NEVER, REF_ANNOTATIONS, is_model, mixed_with_object, text
@@ -81,12 +82,11 @@ class Lowering:
         """Folded schemas whose type is being made, each with the name it gets when met again (``folded``)."""
         self.depth = 0
         """How deep the current type expression nests."""
-        self.placed: dict[int, tuple[Schema, str, str]] = {}
-        """The inline models declared, by ``id`` of their schema (kept alive), with the definition that
-        declared them: the schema met again in another definition (folded into it, where folding
-        changed nothing of it) is that model. Within one definition (the branches of a union that
-        share what is beside it) each stays its own: the first branch's name would change when a
-        branch is inserted before it."""
+        self.placed = Places()
+        """The inline models declared, by place and content, with the definition that declared them: the
+        schema met again in another definition (folded into it, where folding changed nothing of it) is
+        that model. Within one definition (the branches of a union that share what is beside it) each
+        stays its own: the first branch's name would change when a branch is inserted before it."""
         self.unit_key = ""
         """The definition being lowered."""
         self.declared_in: dict[str, str] = {}
@@ -152,15 +152,14 @@ class Lowering:
         return unique(hint, self.taken)
 
     def inline(self, hint: str, schema: Schema) -> ir.Ref:
-        """The inline model of ``schema``: one declaration per schema object (a place, as folding
-        leaves it) and definition, named by the first definition met (``home_first`` makes it the
-        one that writes it)."""
-        same = self.placed.get(id(schema))
-        if same is not None and same[2] != self.unit_key:
-            return ir.Ref(same[1])
+        """The inline model of ``schema``: one declaration per place and content (``places``) and
+        definition, named by the first definition met (``home_first`` makes it the one that writes it)."""
+        same = self.placed.get(schema)
+        if same is not None and same[1] != self.unit_key:
+            return ir.Ref(same[0])
         vendor = python_name(schema)  # the name a vendor extension gives it, unless a class has it (definitions first)
         name = self.take(vendor if vendor is not None and self.free(vendor) else hint)
-        self.placed.setdefault(id(schema), (schema, name, self.unit_key))
+        self.placed.add(schema, name, self.unit_key)
         self.declared_in[name] = self.scope.names[self.unit_key]
         self.declare(name, schema, inline=True)
         return ir.Ref(name)

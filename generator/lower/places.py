@@ -1,0 +1,53 @@
+"""The inline models declared so far, by place and content: what ``Lowering.inline`` shares.
+
+Folding copies a definition's subschemas into other parents, and may copy one place afresh each
+time it is met (a union beside what it shares, an object among other types). A copy with the same
+content at the same place is the same schema concept, so it is the same model, whichever parent
+meets it and whether or not folding made a new object of it. That keeps the declarations a function
+of the schemas, not of the order in which folding's results were remembered.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..frontend.schema import Schema
+
+
+class Places:
+    def __init__(self) -> None:
+        self._first: dict[tuple[str, str], tuple[Schema, str, str]] = {}
+        """The first model declared at each place: ``(schema, name, definition)``."""
+        self._texts: dict[tuple[str, str], dict[str, tuple[str, str]]] = {}
+        """At a place met with more than one schema object: ``(name, definition)`` by the schema's text."""
+
+    def get(self, schema: Schema) -> tuple[str, str] | None:
+        """The model declared for ``schema``'s place and content, and the definition that declared it."""
+        place = (schema.loc.path, schema.loc.pointer)
+        first = self._first.get(place)
+        if first is None:
+            return None
+        if first[0] is schema:  # (the most common: the one object folding remembered)
+            return first[1], first[2]
+        return self._by_text(place, first).get(_text(schema))
+
+    def add(self, schema: Schema, name: str, definition: str) -> None:
+        """``name``, declared by ``definition``, is the model of ``schema``'s place and content (unless one
+        is already)."""
+        place = (schema.loc.path, schema.loc.pointer)
+        first = self._first.setdefault(place, (schema, name, definition))
+        if first[0] is not schema:
+            self._by_text(place, first).setdefault(_text(schema), (name, definition))
+
+    def _by_text(self, place: tuple[str, str], first: tuple[Schema, str, str]) -> dict[str, tuple[str, str]]:
+        """The models of ``place`` by text, made when a second object is met there (a place met with one
+        object only is never written out)."""
+        found = self._texts.get(place)
+        if found is None:
+            found = self._texts[place] = {_text(first[0]): (first[1], first[2])}
+        return found
+
+
+def _text(schema: Schema) -> str:
+    """``schema``'s content as text: two copies with the same text are one schema."""
+    return json.dumps(schema, separators=(",", ":"), default=repr)
