@@ -63,6 +63,18 @@ def test_output_is_identical_under_other_hash_seeds(project: Path, tmp_path: Pat
     assert outputs[0] == snapshot(ROOT / "generated"), "generated/ is not what a fresh run writes"
 
 
+def test_warnings_are_in_the_order_of_the_document_under_any_hash_seed(tmp_path: Path) -> None:
+    """The meta-schema's validator visits the properties it checks as a set (``additionalProperties``),
+    whose order changes with the hash seed: its warnings are put in the document's order."""
+    names = [f"p{i}" for i in range(12)]
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "things.json").write_text(json.dumps({
+        "type": "object", "properties": {n: {"type": "string", "examples": n} for n in names}}))
+    said = [run(tmp_path, "lint", seed=seed).stderr for seed in ("1", "2", "3", "random")]
+    assert said[0] == said[1] == said[2] == said[3]
+    assert re.findall(r"#/properties/(p\d+)/examples: not a valid schema", said[0]) == names
+
+
 def test_check_reports_a_stale_file_with_a_diff(project: Path) -> None:
     run(project, "generate")
     target = project / "generated" / "openai" / "msgspec_models.py"

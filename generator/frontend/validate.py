@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic, Location, Reporter
@@ -37,11 +38,19 @@ def check(schemas: SchemaSet, reporter: Reporter) -> None:
 
 
 def problems(definition: Definition) -> list[Diagnostic]:
-    """What the meta-schema says of one definition (errors and warnings, in the validator's order)."""
+    """What the meta-schema says of one definition (errors and warnings), in the order of the document.
+
+    (Not in the validator's: it visits the properties that ``additionalProperties`` checks as a set,
+    whose order changes with the hash seed from one run to the next.)"""
+    root = definition.schema
+    deepest = []
+    for error in validator().iter_errors(root):
+        while error.context:  # "valid under none of" a choice: the deepest problem inside it (the first, of several)
+            error = min(error.context, key=lambda e: (-len(e.absolute_path), _position(root, e.absolute_path)))
+        deepest.append(error)
+    deepest.sort(key=lambda e: _position(root, e.absolute_path))  # (stable: one place keeps its order)
     found = []
-    for error in validator().iter_errors(definition.schema):
-        while error.context:  # "valid under none of" a choice: the deepest problem inside it
-            error = max(error.context, key=lambda e: len(e.absolute_path))
+    for error in deepest:
         path = list(error.absolute_path)
         where = _locate(definition.schema, path)
         keyword = path[-1] if path and (len(path) < 2 or path[-2] not in NAMED_SCHEMAS) else None
@@ -74,6 +83,23 @@ def validator() -> Draft7Validator:
     from jsonschema import Draft7Validator
 
     return Draft7Validator(Draft7Validator.META_SCHEMA)
+
+
+def _position(root: Schema, path: Iterable[Any]) -> tuple[int, ...]:
+    """Where ``path`` is in the document: the index of each step among its siblings (a key that is not
+    there comes after them)."""
+    node: Any = root
+    found = []
+    for token in path:
+        if isinstance(node, dict):
+            found.append(next((i for i, key in enumerate(node) if key == token), len(node)))
+            node = node.get(token)
+        elif isinstance(node, list) and isinstance(token, int):
+            found.append(token)
+            node = node[token] if 0 <= token < len(node) else None
+        else:
+            break
+    return tuple(found)
 
 
 def _locate(root: Schema, path: list[Any]) -> Location:
