@@ -15,7 +15,9 @@ import pytest
 
 from conftest import shared
 from schemagen import ir
-from schemagen.diagnostics import Reporter
+from schemagen.diagnostics import Location, Reporter
+from schemagen.frontend.schema import Schema
+from schemagen.lower.places import Places
 from schemagen.names import singular
 from schemagen.project.inputs import Input
 from schemagen.project.pipeline import to_ir
@@ -94,6 +96,24 @@ def test_a_place_folding_copies_afresh_is_one_declaration_where_it_is_the_same(t
     assert owners == {"CompileObjectBuiltInsObject"}
     for parent in ("CompileObject", "BuildEmbedObject", "BuildCopyObject"):  # (each says its own description)
         assert field_type(module, parent, "builtIns") == ir.union(ir.Scalar("str"), ir.Ref("CompileObjectBuiltInsObject"))
+
+
+def test_a_place_is_one_model_per_content_whichever_object_is_met() -> None:
+    """``Places``: a copy with the same text is the model declared first; another text at the same place,
+    or the same text at another place, is not."""
+    here, there = Location("spec.json", "/$defs/A/properties/owner"), Location("spec.json", "/$defs/B/properties/owner")
+    first = Schema({"type": "object", "properties": {}}, here)
+    places = Places()
+    assert places.get(first) is None
+    places.add(first, "AOwner", "#/$defs/A")
+    assert places.get(first) == ("AOwner", "#/$defs/A")
+    assert places.get(Schema(dict(first), here)) == ("AOwner", "#/$defs/A")  # a copy, as folding makes
+    other = Schema({"type": "object", "properties": {}, "required": ["x"]}, here)
+    assert places.get(other) is None
+    places.add(other, "BOwner", "#/$defs/B")
+    assert places.get(Schema(dict(other), here)) == ("BOwner", "#/$defs/B")
+    assert places.get(Schema(dict(first), here)) == ("AOwner", "#/$defs/A")
+    assert places.get(Schema(dict(first), there)) is None
 
 
 def test_a_cycle_of_folds_ends_and_each_side_has_both_properties(tmp_path: Path) -> None:
