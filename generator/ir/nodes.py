@@ -8,7 +8,7 @@ facts; each backend decides how to say them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal as _Literal, TypeAlias
+from typing import Any, Literal as _Literal, TypeAlias
 
 JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
 ScalarKind = _Literal["str", "int", "float", "bool"]
@@ -166,6 +166,19 @@ class Module:
     declarations: tuple[Declaration, ...]
     root: str | None = None
     """The name of the declaration that stands for the whole document, if any."""
+
+
+def _plain_reprs(*classes: type[Any]) -> None:
+    """The classes' ``repr`` without the guard against a node that holds itself, which ``dataclass``
+    wraps around it: IR nodes are frozen and built from the leaves up, so none can, and the guard costs
+    as much as the ``repr`` itself (``passes.share`` and ``cache.memo`` write thousands of them). The
+    text is the same."""
+    for cls in classes:
+        cls.__repr__ = getattr(cls.__repr__, "__wrapped__", cls.__repr__)
+
+
+_plain_reprs(Scalar, AnyType, Null, Ref, Array, Map, Tuple, Constraints, Constrained, Union, Literal, Default, Field,
+             Tag, Origin, Model, Alias, Module)
 
 
 def union(*types: Type) -> Type:
