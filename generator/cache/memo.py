@@ -62,7 +62,7 @@ class Memo:
     store: Cache
     salt: str
     scope: str = ""
-    _shared: tuple[ir.Module, dict[str, str], render.Links] | None = field(default=None, repr=False)
+    _shared: tuple[ir.Module, render.Links, list[str]] | None = field(default=None, repr=False)
 
     def plan(self, module: ir.Module, variant: str, source: str, options: RenderOptions) -> Plan:
         """The module's declarations in ``variant``, each with its fragment if the cache holds it.
@@ -73,8 +73,9 @@ class Memo:
         writes a bucket or two, not the whole module's).
         """
         if self._shared is None or self._shared[0] is not module:  # once per module for all variants
-            self._shared = (module, {d.name: _digest(d) for d in module.declarations}, render.links(module))
-        _, digests, links = self._shared
+            links = render.links(module)
+            self._shared = (module, links, _inputs(module, links))
+        _, links, inputs = self._shared
         contexts = render.contexts(module, variant, options, links)
         slot_key = prefixed(NAMESPACE, SCHEME, self.scope, source, variant, repr(options))
         slots = [slot_key(str(b)) for b in range(BUCKETS)]
@@ -82,7 +83,7 @@ class Memo:
         before = {key: data for slot in slots for key, data in _entries(found.get(slot)).items()}
         said = repr(contexts[0].options) if contexts else ""  # (``contexts`` gives every declaration the same)
         entry_key = prefixed(NAMESPACE, SCHEME, self.salt, variant, said)
-        keys = [entry_key(_inputs(d, context, digests)) for d, context in zip(module.declarations, contexts)]
+        keys = [entry_key(text) for text in inputs]
         return Plan(module, variant, source, options, contexts, keys, [_fragment(before.get(k)) for k in keys], slots,
                     before)
 
@@ -111,12 +112,17 @@ class Memo:
         return render.assemble(plan.module, plan.variant, plan.source, env, plan.options, fragments)
 
 
-def _inputs(d: ir.Declaration, context: render.FragmentContext, digests: dict[str, str]) -> str:
-    """The inputs of ``d``'s fragment besides the options (the same for the whole module: in the key's
-    prefix), said in one string: itself, each declaration it refers to (name and digest) and which are
-    declared further down."""
-    referred = " ".join(f"{name}={digests[name]}" for name in context.refers)
-    return "\n".join((digests[d.name], referred, " ".join(sorted(context.later))))
+def _inputs(module: ir.Module, links: render.Links) -> list[str]:
+    """The inputs of each declaration's fragment besides the variant and options (the same for the whole
+    module and variant: in the key's prefix), each said in one string: itself, each declaration it refers
+    to (name and digest) and which are declared further down. No variant changes them: worked out once
+    for all."""
+    digests = {d.name: _digest(d) for d in module.declarations}
+    said = []
+    for d, (refers, later) in zip(module.declarations, links):
+        referred = " ".join(f"{name}={digests[name]}" for name in refers)
+        said.append("\n".join((digests[d.name], referred, " ".join(sorted(later)))))
+    return said
 
 
 def _bucket(key: str) -> int:
