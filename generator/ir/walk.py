@@ -55,9 +55,10 @@ def types(t: ir.Type) -> Iterator[ir.Type]:
     while stack:
         t = stack.pop()
         yield t
-        kids = children(t)
-        if kids:
-            stack.extend(reversed(kids))
+        if not isinstance(t, _LEAVES):  # (most types are leaves: they are not asked for children)
+            kids = children(t)
+            if kids:
+                stack.extend(reversed(kids))
 
 
 def refs(t: ir.Type) -> Iterator[str]:
@@ -66,10 +67,13 @@ def refs(t: ir.Type) -> Iterator[str]:
 
 
 def map_types(t: ir.Type, change: Callable[[ir.Type], ir.Type]) -> ir.Type:
-    """Rebuild ``t`` bottom-up, passing every node through ``change``."""
+    """Rebuild ``t`` bottom-up, passing every node through ``change`` (a node whose children come back
+    as they were is passed as it is)."""
     kids = children(t)
     if kids:
-        t = rebuild(t, tuple(map_types(k, change) for k in kids))
+        changed = tuple(map_types(k, change) for k in kids)
+        if any(new is not old for new, old in zip(changed, kids)):
+            t = rebuild(t, changed)
     return change(t)
 
 
@@ -137,19 +141,19 @@ def rename_all(module: ir.Module, renamed: Mapping[str, str]) -> ir.Module:
 
     declarations = tuple(
         replace(map_declaration_types(d, lambda t: map_refs(t, rename)), name=rename(d.name))
-        if d.name in changed or not changed.isdisjoint(_names_in(d)) else d
+        if d.name in changed or _names_any(d, changed) else d
         for d in module.declarations
     )
     return ir.Module(declarations, rename(module.root) if module.root else None)
 
 
-def _names_in(d: ir.Declaration) -> frozenset[str]:
-    """The names ``d``'s types mention: references and the members a union's tags name."""
-    names: set[str] = set()
+def _names_any(d: ir.Declaration, names: set[str]) -> bool:
+    """``d``'s types mention one of ``names``: as a reference, or as a member a union's tags name."""
     for t in top_types(d):
         for n in types(t):
-            if isinstance(n, ir.Ref) and n.module is None:
-                names.add(n.name)
-            elif isinstance(n, ir.Union):
-                names.update(member for member, _ in n.tags)
-    return frozenset(names)
+            if isinstance(n, ir.Ref):
+                if n.module is None and n.name in names:
+                    return True
+            elif isinstance(n, ir.Union) and any(member in names for member, _ in n.tags):
+                return True
+    return False
