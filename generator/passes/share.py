@@ -11,12 +11,11 @@ differ, and either may change on its own).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 
 from .. import ir
 from ..diagnostics import Reporter
-from ..ir.walk import declaration_refs, map_declaration_types, map_refs, reachable, rename_all
+from ..ir.walk import declaration_refs, map_refs, reachable, rename_all
 
 
 def share(module: ir.Module, reporter: Reporter) -> ir.Module:
@@ -53,6 +52,8 @@ def _reachable(module: ir.Module, gone: set[str], before: dict[str, ir.Declarati
         if d is not None and d.inline and n not in candidates and n not in gone:
             candidates.add(n)
             todo.extend(declaration_refs(d))
+    if not candidates:  # (the usual case: each declaration is its own root, and all are kept)
+        return module
     return reachable(module, [d.name for d in module.declarations if d.name not in candidates])
 
 
@@ -137,18 +138,25 @@ class _Signatures:
             twin = self.twin(n) if inner_reach == 0 else None
             return twin if twin is not None else f"<{self.numbers.setdefault(inner, len(self.numbers))}>"
 
-        d = self.by_name[name]
-        if isinstance(d, ir.Model):
-            d = replace(d, tag=None, fields=tuple(replace(f, doc=_words(f.doc)) for f in d.fields))
-        bare = replace(d, name="", doc=_words(d.doc), inline=False, origin=None)
         self.busy.add(name)
         try:
-            result = repr(map_declaration_types(bare, lambda t: map_refs(t, written)))
+            result = repr(_bare(self.by_name[name], written))
         finally:
             self.busy.discard(name)
         if reach == 0:
             self.done[name] = result
         return result, reach
+
+
+def _bare(d: ir.Declaration, written: Callable[[str], str]) -> ir.Declaration:
+    """``d`` without its name, place, inline mark and tag, its descriptions as words, and each name its
+    types mention as ``written`` says (field by field, in order). (Built directly: ``replace`` would
+    cost more than the rest of the text.)"""
+    if isinstance(d, ir.Alias):
+        return ir.Alias("", map_refs(d.type, written), _words(d.doc))
+    fields = tuple(ir.Field(f.name, f.wire_name, map_refs(f.type, written), f.required, f.default, _words(f.doc))
+                   for f in d.fields)
+    return ir.Model("", fields, _words(d.doc), d.closed)
 
 
 def _words(doc: str | None) -> str | None:
