@@ -50,21 +50,27 @@ def _folded(root: Any, own: set[int]) -> list[str]:
     found: list[str] = []
     seen: set[int] = set()
     stack = [root]
-    while stack:
+    while stack:  # (every node of the document passes here: values are pushed as they are, and skipped when met)
         node = stack.pop()
         if isinstance(node, list):
             stack.extend(node)
             continue
-        if not isinstance(node, dict) or id(node) in seen or (node is not root and id(node) in own):
+        if not isinstance(node, dict):
             continue
-        seen.add(id(node))
-        if isinstance(node.get("$ref"), str) and not REF_ANNOTATIONS.issuperset(node):
-            found.append(node["$ref"])
+        here = id(node)
+        if here in seen or (here in own and node is not root):
+            continue
+        seen.add(here)
+        ref = node.get("$ref")
+        if isinstance(ref, str) and not REF_ANNOTATIONS.issuperset(node):
+            found.append(ref)
         members = _list(node.get("allOf"))
         if ("anyOf" in node or "oneOf" in node) and not _BESIDE_NOTHING.issuperset(node):
             members = [*members, *_list(node.get("anyOf")), *_list(node.get("oneOf"))]  # branches take what is beside them
-        found.extend(m["$ref"] for m in members if isinstance(m, dict) and isinstance(m.get("$ref"), str))
-        stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+        for member in members:
+            if isinstance(member, dict) and isinstance(member.get("$ref"), str):
+                found.append(member["$ref"])
+        stack.extend(node.values())
     return found
 
 
