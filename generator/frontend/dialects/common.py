@@ -27,6 +27,20 @@ def map_subschemas(schema: Schema, rewrite: Callable[[Schema], Schema]) -> Schem
     return out
 
 
+def rewrite_subschemas(schema: Schema, rewrite: Callable[[Schema], Schema]) -> Schema:
+    """``map_subschemas`` of a schema that nothing else holds (as ``wrap`` makes them: an object of its
+    own in each place): ``schema`` itself, each direct subschema replaced by what ``rewrite`` makes of
+    it (the schemas of a document are not copied once more)."""
+    for key, value in schema.items():  # (a key's value replaced: the dict keeps its size and order)
+        if key in ONE_KEYS and isinstance(value, Schema):
+            schema[key] = rewrite(value)
+        elif key in LIST_KEYS and isinstance(value, list):
+            schema[key] = [rewrite(v) if isinstance(v, Schema) else v for v in value]
+        elif key in MAP_KEYS and isinstance(value, dict):
+            schema[key] = {k: rewrite(v) if isinstance(v, Schema) else v for k, v in value.items()}
+    return schema
+
+
 def not_a_schema(raw: Any, where: Location) -> Diagnostic | None:
     """The error for a definition that is neither a schema object nor a boolean schema."""
     if isinstance(raw, (dict, bool)):
@@ -59,8 +73,11 @@ def drop_extensions(schema: dict[str, Any]) -> None:
     """Vendor extensions (``x-…``) carry no type information; the one that names the Python type
     (``x-stainless-naming: {python: {type_name: …}}``, ``x-speakeasy-name-override``) stays as
     ``PYTHON_NAME``."""
+    extensions = [k for k in schema if isinstance(k, str) and k.startswith("x-")]
+    if not extensions:  # (most schemas have none, and so no name of their own)
+        return
     named = _vendor_name(schema)
-    for key in [k for k in schema if isinstance(k, str) and k.startswith("x-")]:
+    for key in extensions:
         del schema[key]
     if named is not None:
         schema[PYTHON_NAME] = named

@@ -13,14 +13,15 @@ from ..lint import rejected
 from ..read import SUFFIXES
 from ..schema import Definition, Schema, SchemaSet, reached, wrap
 from . import jsonschema, operations, ref_siblings
-from .common import (boolean_exclusive_bounds, drop_extensions, file_ref, home_ref, map_subschemas, not_a_schema,
-                     write_only_not_required)
+from .common import (boolean_exclusive_bounds, drop_extensions, file_ref, home_ref, not_a_schema,
+                     rewrite_subschemas, write_only_not_required)
 from .jsonschema import Locate
 
 #: OpenAPI annotations with no bearing on the type (``example`` is checked against its schema first).
 DROPPED = ("example", "externalDocs", "xml", "readOnly", "writeOnly")
 #: The ``example`` values of a document: (where, value, the canonical schema it is an example of).
 Examples = list[tuple[Location, str, Any, Schema]]
+_DROPPED = frozenset(DROPPED)
 _ABSENT = object()
 Part = Literal["schemas", "operations"]
 PARTS: tuple[Part, ...] = ("schemas", "operations")
@@ -133,18 +134,22 @@ class _Reading:
 
 
 def _rewrite(schema: Schema, reading: _Reading) -> Schema:
-    """``schema`` in canonical form; its ``example`` (and those inside it) go to ``reading.examples``."""
+    """``schema`` in canonical form; its ``example`` (and those inside it) go to ``reading.examples``.
+    ``schema`` is rewritten where it is: every caller passes one just made (``wrap``'s, or the JSON
+    Schema reading's), held by nothing else."""
     schema = write_only_not_required(_nullable_members(schema))  # (before its properties drop `writeOnly`)
-    schema = map_subschemas(schema, lambda s: _rewrite(s, reading))
+    schema = rewrite_subschemas(schema, lambda s: _rewrite(s, reading))
     if reading.refs and isinstance(schema.get("$ref"), str):
         schema["$ref"] = home_ref(schema["$ref"], schema.loc.path, reading.home)
     boolean_exclusive_bounds(schema)
-    if schema.pop("x-nullable", False) is True:  # Swagger 2.0's spelling
+    if "x-nullable" in schema and schema.pop("x-nullable") is True:  # Swagger 2.0's spelling
         schema["nullable"] = True
     drop_extensions(schema)
-    example = schema.get("example", _ABSENT)
-    for key in DROPPED:
-        schema.pop(key, None)
+    example = _ABSENT
+    if not _DROPPED.isdisjoint(schema):  # (most schemas hold none: every subschema of a document passes here)
+        example = schema.get("example", _ABSENT)
+        for key in DROPPED:
+            schema.pop(key, None)
     if isinstance(schema.get("discriminator"), dict):
         schema["discriminator"] = _discriminator(schema["discriminator"], schema.loc.path, reading)
     done = _nullable(schema) if schema.pop("nullable", False) is True else schema
