@@ -11,7 +11,7 @@ from . import nodes as ir
 def children(t: ir.Type) -> tuple[ir.Type, ...]:
     """The types directly inside ``t``."""
     # (isinstance in turn, not ``match``: the passes ask this of every type they walk)
-    if isinstance(t, _LEAVES):
+    if isinstance(t, LEAVES):
         return ()
     if isinstance(t, ir.Union | ir.Tuple):
         return t.members if isinstance(t, ir.Union) else t.items
@@ -24,7 +24,8 @@ def children(t: ir.Type) -> tuple[ir.Type, ...]:
     return ()
 
 
-_LEAVES = (ir.Scalar, ir.Ref, ir.Literal, ir.Null, ir.AnyType)
+LEAVES = (ir.Scalar, ir.Ref, ir.Literal, ir.Null, ir.AnyType)
+"""The types with no type inside them."""
 
 
 def rebuild(t: ir.Type, kids: tuple[ir.Type, ...]) -> ir.Type:
@@ -49,21 +50,21 @@ def nesting(t: ir.Type) -> int:
     return 1 + max(map(nesting, kids)) if kids else 0
 
 
-def types(t: ir.Type) -> Iterator[ir.Type]:
-    """``t`` and every type nested in it, outside in."""
-    stack = [t]
+def types(*roots: ir.Type) -> Iterator[ir.Type]:
+    """Each of ``roots`` in turn and every type nested in it, outside in (a declaration's types: one walk)."""
+    stack = list(reversed(roots))
     while stack:
         t = stack.pop()
         yield t
-        if not isinstance(t, _LEAVES):  # (most types are leaves: they are not asked for children)
+        if not isinstance(t, LEAVES):  # (most types are leaves: they are not asked for children)
             kids = children(t)
             if kids:
                 stack.extend(reversed(kids))
 
 
-def refs(t: ir.Type) -> Iterator[str]:
-    """The names of this module's declarations that ``t`` mentions (not those of other inputs)."""
-    return (n.name for n in types(t) if isinstance(n, ir.Ref) and n.module is None)
+def refs(*roots: ir.Type) -> Iterator[str]:
+    """The names of this module's declarations that ``roots`` mention (not those of other inputs)."""
+    return (n.name for n in types(*roots) if isinstance(n, ir.Ref) and n.module is None)
 
 
 def map_types(t: ir.Type, change: Callable[[ir.Type], ir.Type]) -> ir.Type:
@@ -88,17 +89,13 @@ def map_refs(t: ir.Type, rename: Callable[[str], str]) -> ir.Type:
     return map_types(t, change)
 
 
-def top_types(d: ir.Declaration) -> Iterator[ir.Type]:
+def top_types(d: ir.Declaration) -> tuple[ir.Type, ...]:
     """The alias's type, or the type of each field of the model."""
-    if isinstance(d, ir.Alias):
-        yield d.type
-    else:
-        yield from (f.type for f in d.fields)
+    return (d.type,) if isinstance(d, ir.Alias) else tuple([f.type for f in d.fields])
 
 
 def declaration_refs(d: ir.Declaration) -> Iterator[str]:
-    for t in top_types(d):
-        yield from refs(t)
+    return refs(*top_types(d))
 
 
 def reachable(module: ir.Module, roots: Iterable[str]) -> ir.Module:
@@ -119,8 +116,7 @@ def reachable(module: ir.Module, roots: Iterable[str]) -> ir.Module:
 
 def all_types(module: ir.Module) -> Iterator[ir.Type]:
     for d in module.declarations:
-        for t in top_types(d):
-            yield from types(t)
+        yield from types(*top_types(d))
 
 
 def map_declaration_types(d: ir.Declaration, change: Callable[[ir.Type], ir.Type]) -> ir.Declaration:
@@ -149,11 +145,10 @@ def rename_all(module: ir.Module, renamed: Mapping[str, str]) -> ir.Module:
 
 def _names_any(d: ir.Declaration, names: set[str]) -> bool:
     """``d``'s types mention one of ``names``: as a reference, or as a member a union's tags name."""
-    for t in top_types(d):
-        for n in types(t):
-            if isinstance(n, ir.Ref):
-                if n.module is None and n.name in names:
-                    return True
-            elif isinstance(n, ir.Union) and any(member in names for member, _ in n.tags):
+    for n in types(*top_types(d)):
+        if isinstance(n, ir.Ref):
+            if n.module is None and n.name in names:
                 return True
+        elif isinstance(n, ir.Union) and any(member in names for member, _ in n.tags):
+            return True
     return False

@@ -81,7 +81,7 @@ def _name_fields(model: ir.Model) -> ir.Model:
     """Fields keep their keys where valid: a field shadows a name only inside its class (its body and
     annotations), so only what that class uses is reserved (the classes its annotations name)."""
     used: set[str] = set()
-    for t in (t for f in model.fields for t in types(f.type)):  # (one walk of the field types)
+    for t in types(*(f.type for f in model.fields)):  # (one walk of the field types)
         if isinstance(t, ir.Ref):
             used.add(t.name)
         elif isinstance(t, ir.Scalar) and t.format:

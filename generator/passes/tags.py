@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from .. import ir
 from ..diagnostics import Location, Reporter, few
-from ..ir.walk import types
+from ..ir.walk import LEAVES, types
 from .where import location
 
 
@@ -72,7 +72,7 @@ def _unions(d: ir.Declaration) -> list[tuple[Location, ir.Union]]:
         return [(location(d), u) for u in types(d.type) if isinstance(u, ir.Union)]
     found: list[tuple[Location, ir.Union]] = []
     for f in d.fields:  # (a place only for a property that holds a union: most hold none)
-        unions = [u for u in types(f.type) if isinstance(u, ir.Union)]
+        unions = [u for u in types(f.type) if isinstance(u, ir.Union)] if not isinstance(f.type, LEAVES) else []
         if unions:
             where = location(d, "properties", f.wire_name)
             found.extend((where, u) for u in unions)
