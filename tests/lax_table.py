@@ -151,6 +151,36 @@ def msgspec_kinds(message: str) -> set[str]:
     return {message}
 
 
+AT = re.compile(r" - at `\$([^`]*)`$")
+STEP = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
+NAMES = {bool: "bool", int: "int", float: "float", str: "str", dict: "object", list: "array", type(None): "null"}
+
+
+def converted(message: str, payload: Any, reading: Any) -> set[str]:
+    """The kinds of what pydantic read instead of the payload's value at the place msgspec refused it, as
+    a conversion (``Expected `bool`, got `int` ``). Of a union that refuses a value, msgspec names one
+    member (``Expected `float` >= 5.0``: the number is too small), not another that pydantic's lax mode
+    converts the value to (a ``bool`` member reads ``0`` as ``false``)."""
+    at = AT.search(message)
+    if at is None:
+        return set()
+    places = [(payload, reading)]
+    for step in STEP.finditer(at.group(1)):
+        key, index = step.groups()
+        deeper = []
+        for given, read in places:
+            if key is not None and isinstance(given, dict) and isinstance(read, dict) and key in given and key in read:
+                deeper.append((given[key], read[key]))
+            elif index == "..." and isinstance(given, dict) and isinstance(read, dict):  # (msgspec hides a map's keys)
+                deeper += [(given[k], read[k]) for k in given if k in read]
+            elif index not in (None, "...") and isinstance(given, list) and isinstance(read, list) \
+                    and int(index) < min(len(given), len(read)):
+                deeper.append((given[int(index)], read[int(index)]))
+        places = deeper
+    return {f"Expected `{NAMES.get(type(read), '?')}`, got `{NAMES.get(type(given), '?')}`"
+            for given, read in places if type(given) is not type(read)}
+
+
 def json_kind(present: bool, value: Any) -> str:
     if not present:
         return "absent"
@@ -188,7 +218,7 @@ def disagreement(msgspec_type: Any, pydantic_type: Any, payload: Any) -> str | N
     if ms.read and py.read:
         return read_otherwise(ms, py, payload)
     if ms.refusal is not None and py.read:
-        if msgspec_kinds(ms.refusal) & forward:
+        if (msgspec_kinds(ms.refusal) | converted(ms.refusal, payload, py.value)) & forward:
             return None
         return f"msgspec: {ms.refusal}; pydantic reads {json.dumps(py.value)}"
     if ms.read and py.refusal is not None:

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from lax_table import PLACE, Outcome, Row, disagreement, excuses, generate, read, rows
+from lax_table import PLACE, Outcome, Row, converted, disagreement, excuses, generate, read, rows
 from pydantic_reading import Reading, msgspec_reads, pydantic_reads
 
 TABLE = rows()
@@ -80,3 +80,24 @@ def test_every_kind_of_refusal_a_simple_type_differs_in_has_a_row() -> None:
             if (problem := disagreement(ms_type, py_type, {"value": value})) is not None:
                 problems.append(f"{name}, {json.dumps(value)}: {problem}")
     assert not problems, "\n".join(problems)
+
+
+def test_a_union_whose_limited_member_refuses_is_excused_by_the_member_pydantic_converts_to() -> None:
+    """msgspec names the member whose limit fails (``Expected `float` >= 5.0``); pydantic reads ``0`` as the
+    ``bool`` member, the row "0 or 1 for a boolean". In a map (msgspec says ``[...]`` for its keys) too;
+    a value pydantic reads as it is, with no conversion, is no such excuse."""
+    union = {"type": ["string", "number", "boolean"], "minimum": 5}
+    definitions = {"Plain": {"type": "object", "required": ["value"], "properties": {"value": union}},
+                   "Mapped": {"type": "object", "required": ["value"],
+                              "properties": {"value": {"additionalProperties": {"type": "array", "items": union}}}}}
+    ms, py = generate({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": definitions})
+    plain = (ms.Plain, py.Plain)
+    assert msgspec_reads(ms.Plain, '{"value": 0}').refusal == "Expected `float` >= 5.0 - at `$.value`"
+    assert pydantic_reads(py.Plain, '{"value": 0}').value == {"value": False}
+    assert disagreement(*plain, {"value": 0}) is None
+    assert disagreement(ms.Mapped, py.Mapped, {"value": {"a": [5, 1]}}) is None
+    assert disagreement(*plain, {"value": 2}) is None  # (both refuse it: no bool converts 2)
+    refused = "Expected `float` >= 5.0 - at `$.value`"
+    assert converted(refused, {"value": 7}, {"value": 7}) == set()  # read as it is: no conversion to excuse it
+    assert converted(refused, {"value": 0}, {"value": 0.0}) == {"Expected `float`, got `int`"}
+    assert "Expected `float`, got `int`" not in excuses()[0]  # (no row converts so: it would be reported)
