@@ -107,6 +107,28 @@ def fold_fan_in(n: int) -> Document:
     return {"openapi": "3.1.0", "info": {"title": "Fan", "version": "1"}, "paths": {}, "components": {"schemas": schemas}}
 
 
+def wide_warnings(n: int) -> Document:
+    """One object with ``n`` properties, each with a problem the meta-schema check warns of (``examples``
+    not a list): the problems put in the document's order (``validate.problems``)."""
+    return {"title": "Warned", "type": "object",
+            "properties": {f"p{i}": {"type": "string", "examples": f"e{i}"} for i in range(n)}}
+
+
+def union_fan_in(n: int) -> Document:
+    """``n`` components, each ``allOf`` a base whose union sits beside its properties: each folds the
+    union's branches afresh, with its own property in them, at the same places (``lower.places``: a
+    place met with many contents)."""
+    base = {"type": "object", "properties": {"id": {"type": "string"}},
+            "oneOf": [{"properties": {"kind": {"const": "a"}, "a": {"type": "string"}}, "required": ["kind"]},
+                      {"properties": {"kind": {"const": "b"}, "b": {"type": "integer"}}, "required": ["kind"]}]}
+    schemas: Document = {f"K{i}": {"allOf": [{"$ref": "#/components/schemas/Base"},
+                                            {"type": "object", "properties": {f"v{i}": {"type": "string"}}}]}
+                         for i in range(n)}
+    schemas["Base"] = base
+    return {"openapi": "3.1.0", "info": {"title": "Unions", "version": "1"}, "paths": {},
+            "components": {"schemas": schemas}}
+
+
 def path_item_chain(n: int) -> Document:
     """``n`` paths, each a ``$ref`` to the first of a chain of ``n`` path items that ends in one with an
     operation: each link followed once, not once per path."""
@@ -130,4 +152,6 @@ SHAPES: dict[str, Callable[[int], Document]] = {
     "inline copies": inline_copies,
     "allOf fan-in": fold_fan_in,
     "path-item chain": path_item_chain,
+    "wide warnings": wide_warnings,
+    "union fan-in": union_fan_in,
 }

@@ -25,7 +25,10 @@ from typing import Any
 
 import pytest
 
+from schemagen.diagnostics import Location
+from schemagen.frontend import validate
 from schemagen.frontend.nesting import MAX_NESTING
+from schemagen.frontend.schema import Definition, wrap
 from schemagen.lower import literals
 from schemagen.ir import Model, Module
 
@@ -277,6 +280,28 @@ def _hiding_work(n: int, folder: Path) -> tuple[int, int]:
     finally:
         sys.settrace(None)
     return lines, sum(d.hidden_by is not None for d in found.differences)
+
+
+def test_the_meta_schema_s_problems_are_put_in_order_with_one_pass_over_a_mapping() -> None:
+    """Each of ``n`` properties has a problem: their order in the document is found by numbering the
+    properties once, not by looking for each problem's key among them (``n`` problems × ``n`` keys).
+    (Counted by the mapping's own iterations: that search runs in one Python call, which the call
+    count of the shapes above cannot see.)"""
+    class Counted(dict[str, Any]):
+        walks = 0
+
+        def __iter__(self) -> Any:
+            Counted.walks += 1
+            return super().__iter__()
+
+    walks = []
+    for n in (50, 100, 200):
+        schema = wrap(SHAPES["wide warnings"](n), Location("w.json"))
+        schema["properties"] = Counted(schema["properties"])
+        Counted.walks = 0
+        assert len(validate.problems(Definition("#", "Warned", schema))) == n
+        walks.append(Counted.walks)
+    assert walks[0] == walks[1] == walks[2], walks
 
 
 def test_finding_which_difference_hides_which_is_linear_in_the_differences(tmp_path: Path) -> None:

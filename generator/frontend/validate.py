@@ -11,8 +11,8 @@ cannot change a generated type (an annotation, a repeated `required` entry) is a
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic, Location, Reporter
@@ -43,12 +43,13 @@ def problems(definition: Definition) -> list[Diagnostic]:
     (Not in the validator's: it visits the properties that ``additionalProperties`` checks as a set,
     whose order changes with the hash seed from one run to the next.)"""
     root = definition.schema
+    position = _Positions(root)
     deepest = []
     for error in validator().iter_errors(root):
         while error.context:  # "valid under none of" a choice: the deepest problem inside it (the first, of several)
-            error = min(error.context, key=lambda e: (-len(e.absolute_path), _position(root, e.absolute_path)))
+            error = min(error.context, key=lambda e: (-len(e.absolute_path), position(e.absolute_path)))
         deepest.append(error)
-    deepest.sort(key=lambda e: _position(root, e.absolute_path))  # (stable: one place keeps its order)
+    deepest.sort(key=lambda e: position(e.absolute_path))  # (stable: one place keeps its order)
     found = []
     for error in deepest:
         path = list(error.absolute_path)
@@ -85,21 +86,31 @@ def validator() -> Draft7Validator:
     return Draft7Validator(Draft7Validator.META_SCHEMA)
 
 
-def _position(root: Schema, path: Iterable[Any]) -> tuple[int, ...]:
-    """Where ``path`` is in the document: the index of each step among its siblings (a key that is not
-    there comes after them)."""
-    node: Any = root
-    found = []
-    for token in path:
-        if isinstance(node, dict):
-            found.append(next((i for i, key in enumerate(node) if key == token), len(node)))
-            node = node.get(token)
-        elif isinstance(node, list) and isinstance(token, int):
-            found.append(token)
-            node = node[token] if 0 <= token < len(node) else None
-        else:
-            break
-    return tuple(found)
+class _Positions:
+    """Where a path is in the document: the index of each step among its siblings (a key that is not
+    there comes after them). Each mapping's keys are numbered once, when first met: a definition with
+    a problem at each of many properties costs one pass over them, not one per problem."""
+
+    def __init__(self, root: Schema) -> None:
+        self.root = root
+        self.numbered: dict[int, tuple[dict[Any, Any], dict[Any, int]]] = {}
+
+    def __call__(self, path: Iterable[Any]) -> tuple[int, ...]:
+        node: Any = self.root
+        found = []
+        for token in path:
+            if isinstance(node, dict):
+                numbers = self.numbered.get(id(node))
+                if numbers is None:  # (the mapping kept beside its numbers, so that its ``id`` stays its own)
+                    numbers = self.numbered[id(node)] = (node, {key: i for i, key in enumerate(node)})
+                found.append(numbers[1].get(token, len(node)))
+                node = node.get(token)
+            elif isinstance(node, list) and isinstance(token, int):
+                found.append(token)
+                node = node[token] if 0 <= token < len(node) else None
+            else:
+                break
+        return tuple(found)
 
 
 def _locate(root: Schema, path: list[Any]) -> Location:
