@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..diagnostics import Reporter
 from ..frontend import validate
-from ..frontend.schema import SchemaSet
+from ..frontend.schema import SchemaSet, canonical_text
 from .store import Cache, digest
 
 NAMESPACE = "valid"
@@ -19,7 +19,7 @@ NAMESPACE = "valid"
 def check(schemas: SchemaSet, reporter: Reporter, store: Cache) -> None:
     """``validate.check(schemas, reporter)``, skipping the definitions found valid before."""
     definitions = list(schemas.definitions.values())
-    keys = [digest(validate.validator_version(), validate.canonical_text(d.schema)) for d in definitions]
+    keys = [digest(validate.validator_version(), canonical_text(d.schema)) for d in definitions]
     known = store.get_many(NAMESPACE, keys)
     found_valid: dict[str, bytes] = {}
     for definition, key in zip(definitions, keys):

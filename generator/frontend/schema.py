@@ -8,6 +8,7 @@ that tells the members of a ``oneOf``/``anyOf`` apart. Dialect keywords are gone
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -90,6 +91,13 @@ def wrap(node: Any, loc: Location) -> Any:
         else:
             out[key] = value
     return out
+
+
+def canonical_text(schema: Schema) -> str:
+    """What ``schema`` says, as text (not where: locations are no part of it). Two schemas with one text
+    are one schema: the key of a meta-schema verdict (``cache.verdicts``), of an inline model at a place
+    (``lower.places``)."""
+    return json.dumps(schema, separators=(",", ":"), default=repr)
 
 
 def refs_of(schema: Any) -> list[str]:

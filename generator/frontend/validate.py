@@ -64,11 +64,6 @@ def problems(definition: Definition) -> list[Diagnostic]:
     return found
 
 
-def canonical_text(schema: Schema) -> str:
-    """What a verdict on ``schema`` depends on, as text (for a key)."""
-    return json.dumps(schema, separators=(",", ":"), default=repr)
-
-
 @lru_cache(maxsize=1)
 def validator_version() -> str:
     """The validator's version and its meta-schema: what a verdict depends on besides the schema."""
