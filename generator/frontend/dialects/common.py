@@ -15,16 +15,7 @@ _JSON_TYPES = ((str, "a string"), (bool, "a boolean"), (int, "a number"), (float
 
 def map_subschemas(schema: Schema, rewrite: Callable[[Schema], Schema]) -> Schema:
     """A copy of ``schema`` with ``rewrite`` applied to each direct subschema."""
-    out = Schema({}, schema.loc)  # (filled in place: every subschema of a document passes here)
-    for key, value in schema.items():
-        if key in ONE_KEYS and isinstance(value, Schema):
-            value = rewrite(value)
-        elif key in LIST_KEYS and isinstance(value, list):
-            value = [rewrite(v) if isinstance(v, Schema) else v for v in value]
-        elif key in MAP_KEYS and isinstance(value, dict):
-            value = {k: rewrite(v) if isinstance(v, Schema) else v for k, v in value.items()}
-        out[key] = value
-    return out
+    return rewrite_subschemas(Schema(dict(schema), schema.loc), rewrite)
 
 
 def rewrite_subschemas(schema: Schema, rewrite: Callable[[Schema], Schema]) -> Schema:
