@@ -1,7 +1,10 @@
 """`make bench` (or on its own): how schemagen's cost grows with each shape of schema (bench/shapes.py).
 
 Each shape is grown 10 → 20 → 40 → 80 → 160; each size is read, lowered and rendered in every
-variant of ``ALL_VARIANTS`` (``to_ir``, then ``render.render``, black included), in this process.
+variant of ``ALL_VARIANTS`` as ``schemagen generate`` does without a cache (``to_ir``, then
+``pipeline.Renderer``: laid out, then formatted declaration by declaration, black where the printer
+leaves a statement to it), in this process. (Not ``render.render``, black on the whole module: no run
+formats that way, and black's own cost on a module of thousands of fields grows faster than the module.)
 Printed: the median wall time of ``--repeat`` runs and the peak of Python's allocations (tracemalloc, one extra run),
 and beside each its growth over the size before: a cost linear in the input grows about 2× a step;
 4× is quadratic. One Markdown table on stdout.
@@ -34,21 +37,26 @@ from schemagen.cli import RECURSION_LIMIT, STACK_BYTES  # noqa: E402
 from schemagen.diagnostics import Reporter  # noqa: E402
 from schemagen.project.config import ALL_VARIANTS  # noqa: E402
 from schemagen.project.inputs import Input  # noqa: E402
-from schemagen.project.pipeline import to_ir  # noqa: E402
+from schemagen.project.pipeline import Renderer, to_ir  # noqa: E402
 
 SIZES = (10, 20, 40, 80, 160)
 T = TypeVar("T")
 
 
 def generate(document: dict[str, Any], folder: Path, black: bool = True) -> ir.Module:
-    """What ``schemagen generate`` does with one input, in this process: its IR, then every variant
-    (without ``black``: laid out whole and by fragments, not formatted, as tests/test_growth.py counts it)."""
+    """What ``schemagen generate`` does with one input without a cache, in this process: its IR, then
+    every variant (without ``black``: laid out whole and by fragments, not formatted, as
+    tests/test_growth.py counts it)."""
     path = folder / "case.json"
     path.write_text(json.dumps(document), encoding="utf-8")
     module = to_ir(Input("case", path, "case.json"), folder, Reporter())
-    env = render.environment()
+    renderer = Renderer(None, render.RenderOptions())
+    env = renderer.env
     for variant in ALL_VARIANTS:
-        (render.render if black else render.layout)(module, variant, "case.json", env)
+        if black:
+            renderer.render(module, variant, "case.json")
+        else:
+            render.layout(module, variant, "case.json", env)
         if not black:  # and declaration by declaration, as a run with a cache renders
             contexts = render.contexts(module, variant, render.RenderOptions())
             pieces = [render.fragment(d, c, env) for d, c in zip(module.declarations, contexts)]
