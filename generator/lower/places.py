@@ -27,7 +27,7 @@ class Places:
             return None
         if first[0] is schema:  # (the most common: the one object folding remembered)
             return first[1], first[2]
-        return self._bycanonical_text(place, first).get(canonical_text(schema))
+        return self._by_text(place, first).get(canonical_text(schema))
 
     def add(self, schema: Schema, name: str, definition: str) -> None:
         """``name``, declared by ``definition``, is the model of ``schema``'s place and content (unless one
@@ -35,9 +35,9 @@ class Places:
         place = (schema.loc.path, schema.loc.pointer)
         first = self._first.setdefault(place, (schema, name, definition))
         if first[0] is not schema:
-            self._bycanonical_text(place, first).setdefault(canonical_text(schema), (name, definition))
+            self._by_text(place, first).setdefault(canonical_text(schema), (name, definition))
 
-    def _bycanonical_text(self, place: tuple[str, str], first: tuple[Schema, str, str]) -> dict[str, tuple[str, str]]:
+    def _by_text(self, place: tuple[str, str], first: tuple[Schema, str, str]) -> dict[str, tuple[str, str]]:
         """The models of ``place`` by text, made when a second object is met there (a place met with one
         object only is never written out)."""
         found = self._texts.get(place)
