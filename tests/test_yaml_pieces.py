@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import shutil
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from schemagen.cache.store import Cache
 from schemagen.diagnostics import SchemaError
 from schemagen.frontend import nesting, read
 from schemagen.frontend.duplicates import DuplicateKeys
+from schemagen.project import config as configuration, plan as generate
 
 
 def parse(text: str) -> Any:
@@ -41,16 +44,19 @@ def cache(tmp_path: Path) -> Cache:
 @pytest.fixture(autouse=True)
 def cut_everything(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(yaml_pieces, "SPLIT", 0)  # cut every mapping entry, however small
+    monkeypatch.setattr(yaml_pieces, "PARALLEL_FROM", 0)  # and share out the parsing of however few
 
 
 def same(text: str, cache: Cache) -> Any:
-    """Pieces, cold then warm, against the whole text: equal values, equal order, equal sharing."""
+    """Pieces, cold then warm, against the whole text: equal values, equal order, equal sharing; parsed
+    in this process alone, and shared out among three (in a cache of their own: cold again)."""
     whole = parse(text)
-    for _ in range(2):
-        got, levels = yaml_pieces.load_measured(text, parse, cache, "test")
-        assert got == whole
-        assert pickle.dumps(got) == pickle.dumps(whole)  # key order and shared objects too
-        assert levels is None or levels == nesting.levels(whole)
+    for processes, store in ((1, cache), (3, Cache(cache.folder.parent / f"{cache.folder.name}-shared"))):
+        for _ in range(2):
+            got, levels = yaml_pieces.load_measured(text, parse, store, "test", processes)
+            assert got == whole
+            assert pickle.dumps(got) == pickle.dumps(whole)  # key order and shared objects too
+            assert levels is None or levels == nesting.levels(whole)
     return whole
 
 
@@ -176,6 +182,55 @@ def test_read_document_uses_pieces_for_long_yaml(tmp_path: Path, cache: Cache, m
     with cache._connect() as db:  # type: ignore[union-attr]
         count = db.execute("SELECT COUNT(*) FROM entries WHERE namespace = ?", (yaml_pieces.NAMESPACE,)).fetchone()[0]
     assert count > 10
+
+
+def test_other_processes_parse_some_of_the_pieces(tmp_path: Path) -> None:
+    alone, shared = Counting(), Counting()
+    assert yaml_pieces.load(DOCUMENT, alone, Cache(tmp_path / "alone"), "test") == parse(DOCUMENT)
+    store = Cache(tmp_path / "shared")
+    got, levels = yaml_pieces.load_measured(DOCUMENT, shared, store, "test", processes=2)
+    assert pickle.dumps(got) == pickle.dumps(parse(DOCUMENT)) and levels == nesting.levels(got)
+    assert 0 < len(shared.texts) < len(alone.texts)  # (what the other process parsed is not counted here)
+    again = Counting()
+    assert yaml_pieces.load(DOCUMENT, again, store, "test") == got and again.texts == []  # all of them kept
+
+
+@pytest.mark.parametrize("failure", ["raises", "ends", "no fork"])
+def test_what_another_process_does_not_send_is_parsed_here(failure: str, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    here = os.getpid()
+
+    def fragile(text: str) -> Any:
+        if os.getpid() != here:
+            if failure == "ends":
+                os._exit(3)
+            raise ValueError("not in this process")
+        return parse(text)
+
+    if failure == "no fork":
+        monkeypatch.setattr(os, "fork", lambda: (_ for _ in ()).throw(OSError("no more processes")))
+    got, levels = yaml_pieces.load_measured(DOCUMENT, fragile, Cache(tmp_path / "cache"), "test", processes=3)
+    assert pickle.dumps(got) == pickle.dumps(parse(DOCUMENT)) and levels == nesting.levels(got)
+
+
+def test_a_run_parses_in_as_many_processes_as_it_may(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``jobs`` caps the processes that parse (1: this one alone), as it caps those that render."""
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "doc.yaml").write_text(DOCUMENT, encoding="utf-8")
+    monkeypatch.setattr(yaml_pieces, "PIECES_FROM", 0)
+    monkeypatch.setenv("SCHEMAGEN_CACHE_DIR", str(tmp_path / "cache"))
+    forked: list[int] = []
+    fork = yaml_pieces._fork
+    monkeypatch.setattr(yaml_pieces, "_fork", lambda *a: (forked.append(1), fork(*a))[1])
+    outputs = []
+    for jobs in (1, 2):
+        (tmp_path / "pyproject.toml").write_text(f"[tool.schemagen]\njobs = {jobs}\nvariants = ['msgspec']\n"
+                                                 f"output = 'out{jobs}'\n", encoding="utf-8")
+        shutil.rmtree(tmp_path / "cache", ignore_errors=True)
+        result = generate.plan(configuration.load(tmp_path))
+        outputs.append((dict(result.files), result.warnings))
+        assert len(forked) == jobs - 1
+    assert outputs[0] == outputs[1] and outputs[0][0]
 
 
 KEYS = st.text(st.sampled_from("abcXY_-/ 0123:#'\"&*"), min_size=1, max_size=6)

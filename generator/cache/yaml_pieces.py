@@ -15,12 +15,20 @@ dedenting every line of a block alike changes no scalar in it, and because every
 to exactly one entry. Anything else falls back to parsing the whole text (which also gives a syntax
 error its line and column): directives, document markers, an alias whose anchor is in another piece,
 a piece that parses to something other than one entry.
+
+When many pieces are not in the cache (a first run), and more than one process is allowed, the
+pieces to parse are shared out in runs of about equal length: forked processes parse all but the
+first run and send back each value pickled as the cache keeps it, while this process parses the
+first. A piece a process could not parse, or anything a process did not send, is parsed here, as
+it would be without them; the result is the same.
 """
 
 from __future__ import annotations
 
+import os
 import pickle
 import re
+import sys
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -46,6 +54,10 @@ _PARENT = re.compile(r"[^:\n]+:[ \t]*(?:#[^\n]*)?\n")
 _CODE = re.compile(r"^( *)[^ \n\r#]", re.MULTILINE)
 """A line that is neither blank nor a comment, and its indentation."""
 
+PARALLEL_FROM = 256 * 1024
+"""Characters of pieces to parse from which other processes parse some of them (starting one costs a
+few milliseconds; PyYAML parses some 6 MB a second)."""
+
 Parse = Callable[[str], Any]
 
 
@@ -53,15 +65,16 @@ class _Fallback(Exception):
     """This text is not cut into pieces: parse it whole."""
 
 
-def read_document(path: Path, display: str, store: Cache) -> Any:
-    """``frontend.read.read_document``, a long YAML text read piece by piece through ``store``."""
+def read_document(path: Path, display: str, store: Cache, processes: int = 1) -> Any:
+    """``frontend.read.read_document``, a long YAML text read piece by piece through ``store`` (by up to
+    ``processes`` processes where there is much to parse)."""
     text = read.read_text(path, display)
     if len(text) < PIECES_FROM:
         return read.parse(text, path.suffix, display)
     measured: list[int | None] = [None]
 
     def by_pieces(whole: str) -> Any:  # how YAML is parsed (a JSON text never is)
-        value, measured[0] = load_measured(whole, read.load_yaml, store, read.yaml_version())
+        value, measured[0] = load_measured(whole, read.load_yaml, store, read.yaml_version(), processes)
         return value
 
     return read.parse(text, path.suffix, display, by_pieces, lambda: measured[0])
@@ -72,16 +85,18 @@ def load(text: str, parse: Parse, store: Cache, version: str) -> Any:
     return load_measured(text, parse, store, version)[0]
 
 
-def load_measured(text: str, parse: Parse, store: Cache, version: str) -> tuple[Any, int | None]:
+def load_measured(text: str, parse: Parse, store: Cache, version: str,
+                  processes: int = 1) -> tuple[Any, int | None]:
     """``load``, and how deep the value nests (``nesting.levels``) when it was put together from pieces:
-    each piece's levels are kept beside its value, so the document is not walked again after an edit."""
+    each piece's levels are kept beside its value, so the document is not walked again after an edit.
+    ``processes``: how many processes may parse pieces (this one included)."""
     if text.startswith("\ufeff") or re.search(r"^(?:---|\.\.\.|%)", text, re.MULTILINE):
         return parse(text), None
     try:
         tree = _entries(text, 0, len(text), 0)
         if not tree:
             raise _Fallback
-        return _Reader(parse, store, version).document(tree, text)
+        return _Reader(parse, store, version, processes).document(tree, text)
     except _Fallback:
         return parse(text), None
 
@@ -133,12 +148,15 @@ def _entry(text: str, start: int, end: int, indent: int) -> Entry:
 class _Reader:
     """Parses the pieces of a tree, in the order ``_mapping`` meets them, through the cache."""
 
-    def __init__(self, parse: Parse, store: Cache, version: str) -> None:
+    def __init__(self, parse: Parse, store: Cache, version: str, processes: int = 1) -> None:
         self.parse = parse
         self.store = store
         self.version = version
+        self.processes = processes
         self.found: dict[str, bytes] = {}
-        """Pieces in the cache: key → pickled value."""
+        """Pieces in the cache, or parsed by another process: key → pickled value."""
+        self.parsed: dict[str, tuple[Any, int]] = {}
+        """Pieces this process parsed while other processes parsed theirs: key → value and levels."""
         self.new: dict[str, bytes] = {}
 
     def document(self, tree: list[Entry], text: str) -> tuple[dict[Any, Any], int]:
@@ -148,6 +166,9 @@ class _Reader:
         key = digests(SCHEME, self.version)  # of a piece's text as it stands and its indentation
         keys = [key(f"{indent} {piece}") for piece, indent in texts]
         self.found = self.store.get_many(NAMESPACE, keys)
+        missing = {key: piece for piece, key in zip(texts, keys) if key not in self.found}
+        if self.processes > 1 and sys.platform == "linux" and sum(len(p[0]) for p in missing.values()) >= PARALLEL_FROM:
+            self._share_out(list(missing.items()))
         self.pieces = zip(texts, keys)
         result = self._mapping(tree)
         if self.new:
@@ -184,13 +205,96 @@ class _Reader:
             found = pickle.loads(data)
             if isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], int):
                 return found[0], found[1]
+        parsed = self.parsed.get(key)
+        if parsed is None:
+            try:
+                parsed = _parsed(self.parse, piece)
+            except Exception:  # an error, or an alias whose anchor is elsewhere: the whole text says which
+                raise _Fallback from None
+        self.new[key] = pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)
+        return parsed
+
+    def _share_out(self, missing: list[tuple[str, tuple[str, int]]]) -> None:
+        """Parses the ``missing`` pieces (key, piece) with up to ``processes`` processes: runs of them
+        of about equal length, the first here, each other in a forked process; what comes back goes to
+        ``found`` (and ``new``, to be kept), what this process parses to ``parsed``."""
+        total = sum(len(piece[0]) for _, piece in missing)
+        runs: list[list[tuple[str, tuple[str, int]]]] = [[]]
+        done = 0
+        for item in missing:
+            if done >= total * len(runs) / self.processes and len(runs) < self.processes:
+                runs.append([])
+            runs[-1].append(item)
+            done += len(item[1][0])
+        first, *others = runs
+        try:  # (the parser is imported, and warmed, before any fork)
+            self.parsed[first[0][0]] = _parsed(self.parse, first[0][1])
+        except Exception:
+            return  # (this process meets it again, and falls back)
+        children: list[tuple[list[tuple[str, tuple[str, int]]], int, int]] = []
         try:
-            value = self.parse(_dedent(*piece))
-        except Exception:  # an error, or an alias whose anchor is elsewhere: the whole text says which
-            raise _Fallback from None
-        levels = nesting.levels(value)
-        self.new[key] = pickle.dumps((value, levels), protocol=pickle.HIGHEST_PROTOCOL)
-        return value, levels
+            for run in others:
+                try:
+                    children.append((run, *_fork(self.parse, run)))
+                except OSError:  # (no process to start: this one parses the rest, as it would alone)
+                    break
+            for key, piece in first[1:]:
+                try:
+                    self.parsed[key] = _parsed(self.parse, piece)
+                except Exception:
+                    break  # (met again in order: the fallback)
+        finally:  # (each process is waited for, whatever happens here)
+            for run, pid, read_end in children:
+                for (key, _), data in zip(run, _collect(pid, read_end, len(run))):
+                    if data is not None:
+                        self.found[key] = self.new[key] = data
+
+
+def _parsed(parse: Parse, piece: tuple[str, int]) -> tuple[Any, int]:
+    value = parse(_dedent(*piece))
+    return value, nesting.levels(value)
+
+
+def _fork(parse: Parse, run: list[tuple[str, tuple[str, int]]]) -> tuple[int, int]:
+    """A forked process that parses ``run`` and writes each value pickled (``None``: it could not) to a
+    pipe, then ends; (its pid, the pipe's end to read)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid:
+        os.close(write_end)
+        return pid, read_end
+    code = 1
+    try:
+        os.close(read_end)
+        out: list[bytes | None] = []
+        for _, piece in run:
+            try:
+                out.append(pickle.dumps(_parsed(parse, piece), protocol=pickle.HIGHEST_PROTOCOL))
+            except Exception:
+                out.append(None)
+        with os.fdopen(write_end, "wb") as pipe:
+            pipe.write(pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))
+        code = 0
+    finally:
+        os._exit(code)  # (nothing of this process's state is cleaned up twice: no atexit, no cache)
+
+
+def _collect(pid: int, read_end: int, count: int) -> list[bytes | None]:
+    """What the process ``pid`` sent for its ``count`` pieces (all ``None`` if it failed)."""
+    try:
+        with os.fdopen(read_end, "rb") as pipe:
+            data = pipe.read()
+    finally:
+        _, status = os.waitpid(pid, 0)
+    sent: Any = None
+    if status == 0:
+        try:
+            sent = pickle.loads(data)
+        except Exception:
+            pass
+    if isinstance(sent, list) and len(sent) == count and all(d is None or isinstance(d, bytes) for d in sent):
+        return sent
+    return [None] * count
 
 
 def _texts(tree: list[Entry], text: str, into: list[tuple[str, int]]) -> None:

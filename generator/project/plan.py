@@ -104,7 +104,7 @@ def _made(config: Config, sources: list[Input], store: Cache | None) -> Result:
 
 def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Result:
     from .link import Linker  # (here: a run with nothing to do imports no stage)
-    from .parallel import Outcome, render_all
+    from .parallel import Outcome, cores, render_all
     from .pipeline import Renderer, Stages
 
     init = package_init(config.options.command)
@@ -116,7 +116,8 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     warnings: list[Diagnostic] = []
     ignored: list[Diagnostic] = []
     used: set[Ignore] = set()
-    linker = Linker(sources, config, Stages.cached(store, str(config.root.resolve()), len(sources)))
+    linker = Linker(sources, config, Stages.cached(store, str(config.root.resolve()), len(sources),
+                                                   config.jobs or cores()))
     lowered: list[Input] = []
     for source in sources:
         try:
