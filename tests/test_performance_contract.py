@@ -512,3 +512,29 @@ def test_a_definition_found_valid_is_not_checked_again_and_a_bad_one_always_is(
     verdicts.check(schemas("integer"), Reporter(), store)  # type: ignore[arg-type]
     assert len(checked) == 1  # the new B once
     store.close()
+
+
+def test_definitions_checked_by_other_processes_are_reported_as_if_checked_here(
+        cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from schemagen.cache import forked, verdicts
+    from schemagen.frontend import validate
+    from schemagen.frontend.dialects import normalise
+
+    document = {"definitions": {f"D{i}": {"type": "strng" if i % 5 == 0 else "string", "description": f"D{i}",
+                                          "title": 3 if i % 7 == 0 else "t"} for i in range(40)}}
+    schemas = normalise([("x.json", document)], folder=False, dialect="jsonschema", default_name="X",
+                        reporter=Reporter())
+    validate.check(schemas, alone := Reporter())
+    assert len(alone.errors) == 8 and len(alone.warnings) == 6
+    monkeypatch.setattr(verdicts, "PARALLEL_FROM", 0)
+    forks: list[int] = []
+    fork = forked._fork
+    monkeypatch.setattr(forked, "_fork", lambda *a: (forks.append(1), fork(*a))[1])
+    with caching.Cache(cache_dir) as store:
+        for run in range(2):  # all 40 to check, then the 12 with something to say
+            verdicts.check(schemas, shared := Reporter(), store, processes=3)
+            assert (shared.errors, shared.warnings) == (alone.errors, alone.warnings)
+            assert len(forks) == 2 * (run + 1)
+        with store._connect() as db:  # type: ignore[union-attr]
+            valid = db.execute("SELECT COUNT(*) FROM entries WHERE namespace = ?", (verdicts.NAMESPACE,)).fetchone()[0]
+    assert valid == 40 - 12

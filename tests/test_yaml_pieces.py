@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-from schemagen.cache import yaml_pieces
+from schemagen.cache import forked as forked_module, yaml_pieces
 from schemagen.cache.store import Cache
 from schemagen.diagnostics import SchemaError
 from schemagen.frontend import nesting, read
@@ -220,8 +220,8 @@ def test_a_run_parses_in_as_many_processes_as_it_may(tmp_path: Path, monkeypatch
     monkeypatch.setattr(yaml_pieces, "PIECES_FROM", 0)
     monkeypatch.setenv("SCHEMAGEN_CACHE_DIR", str(tmp_path / "cache"))
     forked: list[int] = []
-    fork = yaml_pieces._fork
-    monkeypatch.setattr(yaml_pieces, "_fork", lambda *a: (forked.append(1), fork(*a))[1])
+    fork = forked_module._fork
+    monkeypatch.setattr(forked_module, "_fork", lambda *a: (forked.append(1), fork(*a))[1])
     outputs = []
     for jobs in (1, 2):
         (tmp_path / "pyproject.toml").write_text(f"[tool.schemagen]\njobs = {jobs}\nvariants = ['msgspec']\n"

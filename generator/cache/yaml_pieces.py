@@ -17,24 +17,21 @@ error its line and column): directives, document markers, an alias whose anchor 
 a piece that parses to something other than one entry.
 
 When many pieces are not in the cache (a first run), and more than one process is allowed, the
-pieces to parse are shared out in runs of about equal length: forked processes parse all but the
-first run and send back each value pickled as the cache keeps it, while this process parses the
-first. A piece a process could not parse, or anything a process did not send, is parsed here, as
-it would be without them; the result is the same.
+pieces to parse are shared out among processes (``forked``); a piece a process could not parse, or
+did not send back, is parsed here, as it would be without them: the result is the same.
 """
 
 from __future__ import annotations
 
-import os
 import pickle
 import re
-import sys
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from ..frontend import nesting, read
+from .forked import shared_out
 from .store import Cache, digests
 
 NAMESPACE = "yaml"
@@ -154,9 +151,9 @@ class _Reader:
         self.version = version
         self.processes = processes
         self.found: dict[str, bytes] = {}
-        """Pieces in the cache, or parsed by another process: key → pickled value."""
+        """Pieces in the cache: key → pickled value."""
         self.parsed: dict[str, tuple[Any, int]] = {}
-        """Pieces this process parsed while other processes parsed theirs: key → value and levels."""
+        """Pieces parsed before the document is put together (``_share_out``): key → value and levels."""
         self.new: dict[str, bytes] = {}
 
     def document(self, tree: list[Entry], text: str) -> tuple[dict[Any, Any], int]:
@@ -166,9 +163,8 @@ class _Reader:
         key = digests(SCHEME, self.version)  # of a piece's text as it stands and its indentation
         keys = [key(f"{indent} {piece}") for piece, indent in texts]
         self.found = self.store.get_many(NAMESPACE, keys)
-        missing = {key: piece for piece, key in zip(texts, keys) if key not in self.found}
-        if self.processes > 1 and sys.platform == "linux" and sum(len(p[0]) for p in missing.values()) >= PARALLEL_FROM:
-            self._share_out(list(missing.items()))
+        if self.processes > 1:
+            self._share_out(list({key: piece for piece, key in zip(texts, keys) if key not in self.found}.items()))
         self.pieces = zip(texts, keys)
         result = self._mapping(tree)
         if self.new:
@@ -215,86 +211,16 @@ class _Reader:
         return parsed
 
     def _share_out(self, missing: list[tuple[str, tuple[str, int]]]) -> None:
-        """Parses the ``missing`` pieces (key, piece) with up to ``processes`` processes: runs of them
-        of about equal length, the first here, each other in a forked process; what comes back goes to
-        ``found`` (and ``new``, to be kept), what this process parses to ``parsed``."""
-        total = sum(len(piece[0]) for _, piece in missing)
-        runs: list[list[tuple[str, tuple[str, int]]]] = [[]]
-        done = 0
-        for item in missing:
-            if done >= total * len(runs) / self.processes and len(runs) < self.processes:
-                runs.append([])
-            runs[-1].append(item)
-            done += len(item[1][0])
-        first, *others = runs
-        try:  # (the parser is imported, and warmed, before any fork)
-            self.parsed[first[0][0]] = _parsed(self.parse, first[0][1])
-        except Exception:
-            return  # (this process meets it again, and falls back)
-        children: list[tuple[list[tuple[str, tuple[str, int]]], int, int]] = []
-        try:
-            for run in others:
-                try:
-                    children.append((run, *_fork(self.parse, run)))
-                except OSError:  # (no process to start: this one parses the rest, as it would alone)
-                    break
-            for key, piece in first[1:]:
-                try:
-                    self.parsed[key] = _parsed(self.parse, piece)
-                except Exception:
-                    break  # (met again in order: the fallback)
-        finally:  # (each process is waited for, whatever happens here)
-            for run, pid, read_end in children:
-                for (key, _), data in zip(run, _collect(pid, read_end, len(run))):
-                    if data is not None:
-                        self.found[key] = self.new[key] = data
+        """The ``missing`` pieces (key, piece), parsed by up to ``processes`` processes (``forked``) into
+        ``parsed``; one that was not is parsed when met (and its error, if any, then falls back)."""
+        parsed = shared_out(missing, lambda item: len(item[1][0]), lambda item: _parsed(self.parse, item[1]),
+                            self.processes, PARALLEL_FROM)
+        self.parsed = {key: made for (key, _), made in zip(missing, parsed) if made is not None}
 
 
 def _parsed(parse: Parse, piece: tuple[str, int]) -> tuple[Any, int]:
     value = parse(_dedent(*piece))
     return value, nesting.levels(value)
-
-
-def _fork(parse: Parse, run: list[tuple[str, tuple[str, int]]]) -> tuple[int, int]:
-    """A forked process that parses ``run`` and writes each value pickled (``None``: it could not) to a
-    pipe, then ends; (its pid, the pipe's end to read)."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid:
-        os.close(write_end)
-        return pid, read_end
-    code = 1
-    try:
-        os.close(read_end)
-        out: list[bytes | None] = []
-        for _, piece in run:
-            try:
-                out.append(pickle.dumps(_parsed(parse, piece), protocol=pickle.HIGHEST_PROTOCOL))
-            except Exception:
-                out.append(None)
-        with os.fdopen(write_end, "wb") as pipe:
-            pipe.write(pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))
-        code = 0
-    finally:
-        os._exit(code)  # (nothing of this process's state is cleaned up twice: no atexit, no cache)
-
-
-def _collect(pid: int, read_end: int, count: int) -> list[bytes | None]:
-    """What the process ``pid`` sent for its ``count`` pieces (all ``None`` if it failed)."""
-    try:
-        with os.fdopen(read_end, "rb") as pipe:
-            data = pipe.read()
-    finally:
-        _, status = os.waitpid(pid, 0)
-    sent: Any = None
-    if status == 0:
-        try:
-            sent = pickle.loads(data)
-        except Exception:
-            pass
-    if isinstance(sent, list) and len(sent) == count and all(d is None or isinstance(d, bytes) for d in sent):
-        return sent
-    return [None] * count
 
 
 def _texts(tree: list[Entry], text: str, into: list[tuple[str, int]]) -> None:

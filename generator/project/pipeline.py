@@ -49,14 +49,15 @@ class Stages:
 
     @classmethod
     def cached(cls, store: Cache | None, scope: str = "", inputs: int = 1, processes: int = 1) -> Stages:
-        """With ``store``, long YAML is read piece by piece (its pieces not in the cache parsed by up to
-        ``processes`` processes when they are many) and definitions found valid are not checked again;
+        """With ``store``, long YAML is read piece by piece and definitions found valid are not checked again
+        (what is not in the cache parsed and checked by up to ``processes`` processes when it is much);
         in a project of several ``inputs``, each input's IR is kept (``scope``: the project, whose folder it is).
         (An input alone is lowered again whenever a run has anything to do but for a change of the variants
         or options: keeping its IR would cost every edit its storing, and save little.)"""
         if store is None:
             return cls()
-        return cls(read=partial(yaml_pieces.read_document, store=store, processes=processes), check=partial(verdicts.check, store=store),
+        return cls(read=partial(yaml_pieces.read_document, store=store, processes=processes),
+                   check=partial(verdicts.check, store=store, processes=processes),
                    lowered=Lowered(store, generator_digest(), scope) if inputs > 1 else None)
 
 
