@@ -29,7 +29,7 @@ def is_black_string(text: str) -> bool:
         return False
     body = text[3:-3] if triple else text[1:-1]
     plain = (_TRIPLE_ESCAPES if triple else _ESCAPES).sub("", body)
-    if "\\" in plain or not all(c.isprintable() or (triple and c == "\n") for c in body):
+    if "\\" in plain or not (body.replace("\n", "") if triple else body).isprintable():
         return False
     if triple:
         return '"""' not in plain and not plain.endswith('"')
