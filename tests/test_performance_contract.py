@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import shutil
 import sqlite3
 import subprocess
@@ -538,3 +539,21 @@ def test_definitions_checked_by_other_processes_are_reported_as_if_checked_here(
         with store._connect() as db:  # type: ignore[union-attr]
             valid = db.execute("SELECT COUNT(*) FROM entries WHERE namespace = ?", (verdicts.NAMESPACE,)).fetchone()[0]
     assert valid == 40 - 12
+
+
+def test_openais_description_read_and_checked_by_two_processes_is_what_one_process_makes(tmp_path: Path) -> None:
+    """The real thing, as a first run meets it: every piece parsed, every definition checked, by two
+    processes and by one; the same document (to the pickle) and the same problems in the same order."""
+    from schemagen.cache import verdicts, yaml_pieces
+    from schemagen.frontend.dialects import normalise
+
+    path = shared("corpora/openai/openapi.yaml")
+    made = []
+    for processes in (1, 2):
+        with caching.Cache(tmp_path / f"cache-{processes}") as store:
+            document = yaml_pieces.read_document(path, "openapi.yaml", store, processes)
+            schemas = normalise([("openapi.yaml", document)], folder=False, dialect="auto", default_name="Openapi",
+                                reporter=Reporter())
+            verdicts.check(schemas, reporter := Reporter(), store, processes)
+            made.append((pickle.dumps(document), reporter.errors, reporter.warnings))
+    assert made[0] == made[1] and made[0][2]

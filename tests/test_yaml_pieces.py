@@ -184,6 +184,13 @@ def test_read_document_uses_pieces_for_long_yaml(tmp_path: Path, cache: Cache, m
     assert count > 10
 
 
+def test_a_piece_written_twice_is_two_values(cache: Cache) -> None:
+    """Two pieces of the same text are parsed once (one key), and still make two objects, as parsing the
+    whole text does: an overlay that mends one place must not mend the other."""
+    got = same("a:\n  x: {k: [v]}\nb:\n  x: {k: [v]}\nc: 1\n", cache)
+    assert got["a"]["x"] == got["b"]["x"] and got["a"]["x"] is not got["b"]["x"]
+
+
 def test_other_processes_parse_some_of_the_pieces(tmp_path: Path) -> None:
     alone, shared = Counting(), Counting()
     assert yaml_pieces.load(DOCUMENT, alone, Cache(tmp_path / "alone"), "test") == parse(DOCUMENT)

@@ -201,7 +201,7 @@ class _Reader:
             found = pickle.loads(data)
             if isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], int):
                 return found[0], found[1]
-        parsed = self.parsed.get(key)
+        parsed = self.parsed.pop(key, None)  # (taken once: a piece written twice is two values, as parsed whole)
         if parsed is None:
             try:
                 parsed = _parsed(self.parse, piece)
