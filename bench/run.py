@@ -15,7 +15,8 @@ its pyproject.toml differs from this one's and what is run is what ``make genera
 
 Runs: ``cold`` (empty schemagen cache in a fresh ``SCHEMAGEN_CACHE_DIR``, no output yet), ``no-op`` (nothing
 changed since the last run), ``edit`` (one component's description changed; a different text each
-repetition, so the cache never holds the answer). datamodel-code-generator has no cache: each of its
+repetition, so the cache never holds the answer); for ``openai``, also ``edit (shape)`` (a property
+added to that component, a different one each repetition: its class gains a field). datamodel-code-generator has no cache: each of its
 runs is a cold run, one per variant (``--output-model-type``), with its default formatters (black, isort);
 its "all 3" row is the median of the three variants' sum, and their largest peak. Each repetition runs
 everything once (schemagen cold, no-op, edit; datamodel-codegen's three variants), so a change of load
@@ -258,12 +259,14 @@ class Bench:
         return self.work / f"{self.count:03}-{name}"
 
     def case(self, case: str, folder: Path, edit: Callable[[Path, int], None] | None,
-             inputs: list[tuple[Path, str]], variants: str = "all 3", types: dict[str, str] = DCG_TYPES) -> None:
+             inputs: list[tuple[Path, str]], variants: str = "all 3", types: dict[str, str] = DCG_TYPES,
+             reshape: Callable[[Path, int], None] | None = None) -> None:
         """Repetition by repetition, so that a change of load on a shared machine falls on every run alike:
-        schemagen cold, no-op and edit, then datamodel-codegen once per variant (``types``; with several, their
-        sum is a row too). ``variants``: what the project's configuration writes."""
+        schemagen cold, no-op and edit (and, with ``reshape``, an edit of the shape), then datamodel-codegen once
+        per variant (``types``; with several, their sum is a row too). ``variants``: what the project's
+        configuration writes."""
         command = make_generate(folder)
-        ours = {run: Row(case, "schemagen", variants, run) for run in ("cold", "no-op", "edit")}
+        ours = {run: Row(case, "schemagen", variants, run) for run in ("cold", "no-op", "edit", "edit (shape)")}
         theirs = {variant: Row(case, "datamodel-codegen", variant, "cold") for variant in types}
         both = Row(case, "datamodel-codegen", variants, "cold")
         for i in range(self.repeat):
@@ -272,10 +275,11 @@ class Bench:
             env = environment(self.fresh("cache"))
             ours["cold"].samples.append(measure(command, folder, env))
             ours["no-op"].samples.append(measure(command, folder, env))
-            if edit is not None:
-                edit(folder, i + 1)
-                ours["edit"].samples.append(measure(command, folder, env))
-                edit(folder, 0)  # back to the original
+            for run, change in (("edit", edit), ("edit (shape)", reshape)):
+                if change is not None:
+                    change(folder, i + 1)
+                    ours[run].samples.append(measure(command, folder, env))
+                    change(folder, 0)  # back to the original
             if self.dcg:
                 samples = [self.datamodel_codegen(inputs, model_type) for model_type in types.values()]
                 for row, sample in zip(theirs.values(), samples):
@@ -327,6 +331,23 @@ def edit_yaml_component(original: str, name: str) -> Callable[[Path, int], None]
         if i:
             changed[index] = line.rstrip("\n") + f" (edited {i})\n"
         (folder / "schemas" / "openapi.yaml").write_text("".join(changed), encoding="utf-8")
+    return edit
+
+
+def reshape_yaml_component(original: str, name: str) -> Callable[[Path, int], None]:
+    """Adds a property (a different one each repetition) to one component of an OpenAPI YAML document: an
+    edit of its shape, which changes its class's fields, not only a docstring."""
+    lines = original.splitlines(keepends=True)
+    start = lines.index(f"    {name}:\n")
+    index = next((i for i in range(start + 1, len(lines)) if lines[i] == "      properties:\n"
+                  and all(line.startswith("      ") for line in lines[start + 1:i])), None)
+    if index is None:
+        raise SystemExit(f"{name} has no properties to add one to")
+
+    def edit(folder: Path, i: int) -> None:
+        added = [f"        edited_{i}:\n", "          type: string\n"] if i else []
+        (folder / "schemas" / "openapi.yaml").write_text("".join(lines[:index + 1] + added + lines[index + 1:]),
+                                                         encoding="utf-8")
     return edit
 
 
@@ -401,8 +422,10 @@ def main(argv: list[str] | None = None) -> int:
             text = OPENAI.read_text(encoding="utf-8")
             folder = project(bench.fresh("openai"), {"openapi.yaml": OPENAI})
             component = first_editable_component(text)
-            bench.note(f"openai: the edit changes the description of {component}")
-            bench.case("openai", folder, edit_yaml_component(text, component), [(OPENAI, "openapi")])
+            bench.note(f"openai: the edit changes the description of {component}; the edit of the shape adds "
+                       "a property to it")
+            bench.case("openai", folder, edit_yaml_component(text, component), [(OPENAI, "openapi")],
+                       reshape=reshape_yaml_component(text, component))
         if "providers" in cases:  # several inputs: an edit of a small one beside a large one
             seeds = {p.name: p for p in sorted((ROOT / "schemas").iterdir())}
             folder = project(bench.fresh("providers"), {**seeds, "openapi.yaml": OPENAI})
