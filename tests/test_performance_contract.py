@@ -541,13 +541,18 @@ def test_definitions_checked_by_other_processes_are_reported_as_if_checked_here(
     assert valid == 40 - 12
 
 
-def test_openais_description_read_and_checked_by_two_processes_is_what_one_process_makes(tmp_path: Path) -> None:
+def test_openais_description_read_and_checked_by_two_processes_is_what_one_process_makes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The real thing, as a first run meets it: every piece parsed, every definition checked, by two
-    processes and by one; the same document (to the pickle) and the same problems in the same order."""
-    from schemagen.cache import verdicts, yaml_pieces
+    processes and by one; the same document (to the pickle) and the same problems in the same order
+    (and with two, another process did take part in both: with its thresholds as they are)."""
+    from schemagen.cache import forked, verdicts, yaml_pieces
     from schemagen.frontend.dialects import normalise
 
     path = shared("corpora/openai/openapi.yaml")
+    forks: list[str] = []
+    fork = forked._fork
+    monkeypatch.setattr(forked, "_fork", lambda work, run: (forks.append(type(run[0]).__name__), fork(work, run))[1])
     made = []
     for processes in (1, 2):
         with caching.Cache(tmp_path / f"cache-{processes}") as store:
@@ -557,3 +562,4 @@ def test_openais_description_read_and_checked_by_two_processes_is_what_one_proce
             verdicts.check(schemas, reporter := Reporter(), store, processes)
             made.append((pickle.dumps(document), reporter.errors, reporter.warnings))
     assert made[0] == made[1] and made[0][2]
+    assert forks == ["tuple", "int"]  # (a run of pieces, then one of definitions by their index)

@@ -42,6 +42,15 @@ def test_a_copy_that_says_anything_else_stays_its_own(node: type[Any], field: st
     assert not shared(NAMED, copy)
 
 
+@pytest.mark.parametrize(("field", "value", "kept"), [
+    ("doc", "A key's\n  owner.", False), ("doc", "Another.", True), ("type", ir.Scalar("int"), True)])
+def test_an_alias_copy_is_shared_by_its_type_and_doc_alone(field: str, value: Any, kept: bool) -> None:
+    named = ir.Alias("OwnerId", ir.Scalar("str"), "A key's owner.")
+    copy = dataclasses.replace(named, name="KeyOwner", inline=True, origin=ir.Origin("spec.json", "/properties/owner"),
+                               **{field: value})
+    assert shared(named, copy) is not kept
+
+
 def test_every_field_of_a_declaration_is_compared_or_set_aside() -> None:
     """A field added to the IR must be said in ``share._bare`` (and above), or set aside here on purpose."""
     compared = {ir.Model: {"fields", "doc", "closed"}, ir.Alias: {"type", "doc"},
