@@ -16,9 +16,9 @@ its pyproject.toml differs from this one's and what is run is what ``make genera
 Runs: ``cold`` (empty schemagen cache in a fresh ``SCHEMAGEN_CACHE_DIR``, no output yet), ``no-op`` (nothing
 changed since the last run), ``edit`` (one component's description changed; a different text each
 repetition, so the cache never holds the answer); for ``openai``, also ``edit (shape)`` (a property
-added to that component, a different one each repetition: its class gains a field). datamodel-code-generator has no cache: each of its
-runs is a cold run, one per variant (``--output-model-type``), with its default formatters (black, isort);
-its "all 3" row is the median of the three variants' sum, and their largest peak. Each repetition runs
+added to that component, a different one each repetition: its class gains a field).
+datamodel-code-generator has no cache: each of its runs is a cold run, one per variant
+(``--output-model-type``), with its default formatters (black, isort); its "all 3" row is the median of the three variants' sum, and their largest peak. Each repetition runs
 everything once (schemagen cold, no-op, edit; datamodel-codegen's three variants), so a change of load
 on a shared machine falls on all of them alike.
 

@@ -86,7 +86,7 @@ def argument_parser() -> argparse.ArgumentParser:
     generate = commands.add_parser("generate", help="write every input's models into the output package")
     generate.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff if stale")
     generate.add_argument("-j", "--jobs", type=_processes, metavar="N",
-                          help="parse long YAML and render in at most N processes "
+                          help="parse long YAML, check definitions and render in at most N processes "
                                "(default: [tool.schemagen] jobs, else one per core)")
     generate.set_defaults(command="generate")
 
