@@ -55,6 +55,17 @@ def shared(path: str) -> Path:
     return target
 
 
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[list[object]]:
+    """The runs ``cache.forked`` hands to other processes during the test, in order (they run as ever)."""
+    from schemagen.cache import forked
+
+    runs: list[list[object]] = []
+    fork = forked._fork
+    monkeypatch.setattr(forked, "_fork", lambda work, run: (runs.append(run), fork(work, run))[1])
+    return runs
+
+
 def bench_module(name: str) -> ModuleType:
     """``bench/<name>.py``, imported once, as ``schemagen_bench_<name>`` (bench/ is no package)."""
     qualified = f"schemagen_bench_{name}"

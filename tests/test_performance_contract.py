@@ -516,8 +516,8 @@ def test_a_definition_found_valid_is_not_checked_again_and_a_bad_one_always_is(
 
 
 def test_definitions_checked_by_other_processes_are_reported_as_if_checked_here(
-        cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from schemagen.cache import forked, verdicts
+        cache_dir: Path, monkeypatch: pytest.MonkeyPatch, forks: list[list[object]]) -> None:
+    from schemagen.cache import verdicts
     from schemagen.frontend import validate
     from schemagen.frontend.dialects import normalise
 
@@ -528,9 +528,6 @@ def test_definitions_checked_by_other_processes_are_reported_as_if_checked_here(
     validate.check(schemas, alone := Reporter())
     assert len(alone.errors) == 8 and len(alone.warnings) == 6
     monkeypatch.setattr(verdicts, "PARALLEL_FROM", 0)
-    forks: list[int] = []
-    fork = forked._fork
-    monkeypatch.setattr(forked, "_fork", lambda *a: (forks.append(1), fork(*a))[1])
     with caching.Cache(cache_dir) as store:
         for run in range(2):  # all 40 to check, then the 12 with something to say
             verdicts.check(schemas, shared := Reporter(), store, processes=3)
@@ -542,17 +539,14 @@ def test_definitions_checked_by_other_processes_are_reported_as_if_checked_here(
 
 
 def test_openais_description_read_and_checked_by_two_processes_is_what_one_process_makes(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, forks: list[list[object]]) -> None:
     """The real thing, as a first run meets it: every piece parsed, every definition checked, by two
     processes and by one; the same document (to the pickle) and the same problems in the same order
     (and with two, another process did take part in both: with its thresholds as they are)."""
-    from schemagen.cache import forked, verdicts, yaml_pieces
+    from schemagen.cache import verdicts, yaml_pieces
     from schemagen.frontend.dialects import normalise
 
     path = shared("corpora/openai/openapi.yaml")
-    forks: list[str] = []
-    fork = forked._fork
-    monkeypatch.setattr(forked, "_fork", lambda work, run: (forks.append(type(run[0]).__name__), fork(work, run))[1])
     made = []
     for processes in (1, 2):
         with caching.Cache(tmp_path / f"cache-{processes}") as store:
@@ -562,4 +556,4 @@ def test_openais_description_read_and_checked_by_two_processes_is_what_one_proce
             verdicts.check(schemas, reporter := Reporter(), store, processes)
             made.append((pickle.dumps(document), reporter.errors, reporter.warnings))
     assert made[0] == made[1] and made[0][2]
-    assert forks == ["tuple", "int"]  # (a run of pieces, then one of definitions by their index)
+    assert [type(run[0]).__name__ for run in forks] == ["tuple", "int"]  # (a run of pieces, then of definitions)

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-from schemagen.cache import forked as forked_module, yaml_pieces
+from schemagen.cache import yaml_pieces
 from schemagen.cache.store import Cache
 from schemagen.diagnostics import SchemaError
 from schemagen.frontend import nesting, read
@@ -220,15 +220,13 @@ def test_what_another_process_does_not_send_is_parsed_here(failure: str, tmp_pat
     assert pickle.dumps(got) == pickle.dumps(parse(DOCUMENT)) and levels == nesting.levels(got)
 
 
-def test_a_run_parses_in_as_many_processes_as_it_may(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_run_parses_in_as_many_processes_as_it_may(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     forks: list[list[object]]) -> None:
     """``jobs`` caps the processes that parse (1: this one alone), as it caps those that render."""
     (tmp_path / "schemas").mkdir()
     (tmp_path / "schemas" / "doc.yaml").write_text(DOCUMENT, encoding="utf-8")
     monkeypatch.setattr(yaml_pieces, "PIECES_FROM", 0)
     monkeypatch.setenv("SCHEMAGEN_CACHE_DIR", str(tmp_path / "cache"))
-    forked: list[int] = []
-    fork = forked_module._fork
-    monkeypatch.setattr(forked_module, "_fork", lambda *a: (forked.append(1), fork(*a))[1])
     outputs = []
     for jobs in (1, 2):
         (tmp_path / "pyproject.toml").write_text(f"[tool.schemagen]\njobs = {jobs}\nvariants = ['msgspec']\n"
@@ -236,7 +234,7 @@ def test_a_run_parses_in_as_many_processes_as_it_may(tmp_path: Path, monkeypatch
         shutil.rmtree(tmp_path / "cache", ignore_errors=True)
         result = generate.plan(configuration.load(tmp_path))
         outputs.append((dict(result.files), result.warnings))
-        assert len(forked) == jobs - 1
+        assert len(forks) == jobs - 1
     assert outputs[0] == outputs[1] and outputs[0][0]
 
 
