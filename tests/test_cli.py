@@ -19,8 +19,14 @@ from schemagen import arguments
 SEED_CHOICE = ROOT / "tests" / "golden" / "seed_dangling_ref" / "input" / "ChatCompletionChoice.json"
 
 
+def user_env(**extra: str) -> dict[str, str]:
+    """The environment of a user's shell: output to a pipe is block-buffered there (CI may set
+    ``PYTHONUNBUFFERED``), so a run that ended before it flushed would lose its last lines (``cli.run``)."""
+    return {**{k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}, "PYTHONPATH": str(ROOT), **extra}
+
+
 def run(project: Path, *args: str, seed: str = "0") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
+    env = user_env(PYTHONHASHSEED=seed)
     return subprocess.run([sys.executable, "-m", "schemagen", "--project", str(project), *args],
                           capture_output=True, text=True, env=env, cwd=project)
 
@@ -118,7 +124,7 @@ def test_render_and_ir_print_one_input(project: Path) -> None:
 
 def bare(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The command line without ``--project``, run in ``cwd``."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = user_env()
     return subprocess.run([sys.executable, "-m", "schemagen", *args], capture_output=True, text=True, env=env, cwd=cwd)
 
 
