@@ -301,3 +301,25 @@ def test_the_cache_is_keyed_on_the_installed_black() -> None:
     from schemagen.render.format import black_version
 
     assert black_version() == version("black") == black.__version__
+
+
+@pytest.mark.parametrize(("distribution", "package"), [("black", None), ("jsonschema", None), ("PyYAML", "yaml"),
+                                                      ("Jinja2", "jinja2"), ("jsonschema-specifications", "jsonschema_specifications")])
+def test_an_installed_version_read_off_its_folder_is_the_metadatas(distribution: str, package: str | None) -> None:
+    """What the caches key on (black's and the validator's versions) is read without ``importlib.metadata``."""
+    from importlib.metadata import version
+
+    from schemagen import installed
+
+    assert installed.version(distribution, package) == version(distribution)
+
+
+def test_the_versions_the_caches_key_on_are_read_without_importing_the_metadata_reader() -> None:
+    """(``importlib.metadata`` costs some 15 ms to import: more than the reading it saves.)"""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from schemagen import installed; installed.version('black'); "
+             "installed.version('jsonschema'); print(sorted({'importlib.metadata', 'black', 'jsonschema'} & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

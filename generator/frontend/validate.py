@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from .. import installed
 from ..diagnostics import Diagnostic, Location, Reporter
 from .schema import Definition, Schema, SchemaSet
 
@@ -67,9 +68,7 @@ def problems(definition: Definition) -> list[Diagnostic]:
 @lru_cache(maxsize=1)
 def validator_version() -> str:
     """The validator's version and its meta-schema: what a verdict depends on besides the schema."""
-    from importlib.metadata import version
-
-    return version("jsonschema") + json.dumps(validator().schema, sort_keys=True)
+    return installed.version("jsonschema") + json.dumps(validator().schema, sort_keys=True)
 
 
 @lru_cache(maxsize=1)
