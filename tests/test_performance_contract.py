@@ -22,6 +22,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
+from typing import Any
 from pathlib import Path
 
 import black
@@ -188,6 +189,12 @@ def test_formatting_by_declaration_is_whole_file_black_on_random_declarations(de
 
 
 def _openai_raw(tmp_path: Path, size: int | None) -> dict[str, str]:
+    module = _openai_module(tmp_path, size)
+    env = rendering.environment()
+    return {v: rendering.layout(module, v, "openapi.yaml", env) for v in ALL_VARIANTS}
+
+
+def _openai_module(tmp_path: Path, size: int | None) -> Any:
     from schemagen.frontend.read import read_document
     import yaml
 
@@ -198,9 +205,7 @@ def _openai_raw(tmp_path: Path, size: int | None) -> dict[str, str]:
         path = tmp_path / "openapi.yaml"
         path.write_text(yaml.dump(document, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False,
                                   allow_unicode=True), encoding="utf-8")
-    module = to_ir(Input("openai", path, "openapi.yaml"), path.parent, Reporter())
-    env = rendering.environment()
-    return {v: rendering.layout(module, v, "openapi.yaml", env) for v in ALL_VARIANTS}
+    return to_ir(Input("openai", path, "openapi.yaml"), path.parent, Reporter())
 
 
 def test_formatting_by_declaration_is_whole_file_black_on_openai(tmp_path: Path) -> None:
@@ -212,6 +217,23 @@ def test_formatting_by_declaration_is_whole_file_black_on_openai(tmp_path: Path)
     assert session.stats.modules_whole == 0
     for (variant, raw), out in zip(raws.items(), formatted):
         assert out == format_whole(raw), variant
+
+
+def test_a_module_spliced_from_kept_fragments_is_whole_file_black_on_openai(tmp_path: Path) -> None:
+    """Part of OpenAI's description (all of it with SCHEMAGEN_CONTRACT_FULL=1) through the render memo
+    twice: its fragments formatted apart and spliced, then spliced from what the memo kept."""
+    from schemagen.cache.memo import Memo
+
+    module = _openai_module(tmp_path, None if os.environ.get("SCHEMAGEN_CONTRACT_FULL") == "1" else 150)
+    env = rendering.environment()
+    expected = {v: format_whole(rendering.layout(module, v, "openapi.yaml", env)) for v in ALL_VARIANTS}
+    for round in ("made", "kept"):
+        with caching.Cache(tmp_path / "cache") as store:
+            memo = Memo(store, "salt")
+            for variant in ALL_VARIANTS:
+                plan = memo.plan(module, variant, "openapi.yaml", RenderOptions())
+                assert plan.misses == (len(module.declarations) if round == "made" else 0)
+                assert memo.formatted(plan, env, Session(store)) == expected[variant], (variant, round)
 
 
 # --- the cache ----------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from schemagen import ir, render
 from schemagen.cache import memo as memoising
+from schemagen.cache.format import Session
 from schemagen.cache.store import Cache
 from schemagen.diagnostics import Reporter, SchemaError
 from schemagen.project.config import ALL_VARIANTS
@@ -38,6 +39,11 @@ def whole(module: Any, variant: str, options: RenderOptions) -> str:
 
 def through(memo: memoising.Memo, module: Any, variant: str, options: RenderOptions) -> str:
     return memo.layout(memo.plan(module, variant, "s.json", options), ENV)
+
+
+def formatted(memo: memoising.Memo, module: Any, variant: str, options: RenderOptions) -> str:
+    """The module formatted through the memo: spliced from formatted fragments where it can be."""
+    return memo.formatted(memo.plan(module, variant, "s.json", options), ENV, Session(memo.store))
 
 
 def lowered(schema: dict[str, Any], folder: Path) -> Any:
@@ -83,7 +89,10 @@ def test_a_fragment_lists_what_it_refers_to_through_aliases_and_defaults(tmp_pat
 
 
 def test_every_golden_case_through_one_shared_cache_is_rendered_as_whole(tmp_path: Path) -> None:
+    """Laid out, and formatted: as black formats the module whole (the first round formats every
+    fragment, the second splices what the first kept)."""
     memo = memoising.Memo(Cache(tmp_path / "cache"), "salt")
+    black: dict[tuple[str, str], str] = {}
     for round in ("cold", "warm"):
         for case in cases():
             if (case.folder / "expected" / "error.txt").exists():
@@ -93,6 +102,10 @@ def test_every_golden_case_through_one_shared_cache_is_rendered_as_whole(tmp_pat
                            ROOT, Reporter())
             for variant in ALL_VARIANTS:
                 assert through(memo, module, variant, case.options) == whole(module, variant, case.options), \
+                    f"{case.name} {variant} ({round})"
+                if (case.name, variant) not in black:
+                    black[case.name, variant] = render.render(module, variant, "s.json", ENV, case.options)
+                assert formatted(memo, module, variant, case.options) == black[case.name, variant], \
                     f"{case.name} {variant} ({round})"
 
 
@@ -241,3 +254,52 @@ def test_random_inputs_and_edits_through_one_cache_render_as_whole(inputs: list[
                     except SchemaError:
                         continue
                     assert through(memo, module, variant, options) == expected, (variant, options)
+                    assert formatted(memo, module, variant, options) == Session().format_one(expected), (variant, options)
+
+
+def test_an_edit_formats_only_the_fragments_made_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The module is spliced from the formatted fragments the cache kept: only Item and Later, whose
+    fragments are made again, are formatted; the module is still black's."""
+    options = RenderOptions()
+    for variant in ALL_VARIANTS:
+        formatted(memoising.Memo(Cache(tmp_path / "cache"), "salt"), lowered(_schema(), tmp_path), variant, options)
+    edited = lowered(_schema(Later={"type": "object", "properties": {"x": {"type": "string"}}, "description": "New."}),
+                     tmp_path)
+    cut: list[str] = []
+    original = Session.stretches
+    monkeypatch.setattr(Session, "stretches", lambda self, texts, head=False: cut.extend(
+        "head" if head else t.split("class ")[1].split("(")[0].split(":")[0] for t in texts) or original(self, texts, head=head))
+    for variant in ALL_VARIANTS:
+        memo = memoising.Memo(Cache(tmp_path / "cache"), "salt")
+        assert formatted(memo, edited, variant, options) == render.render(edited, variant, "s.json", ENV, options)
+        assert cut == ["Item", "Later", "head"], variant
+        cut.clear()
+
+
+def test_a_fragment_black_treats_specially_formats_the_module_whole(tmp_path: Path) -> None:
+    """A description holding ``fmt: off`` (black leaves what follows as it is) cannot be formatted apart:
+    the module is formatted whole, once the fragment is kept as once it was made."""
+    schema = _schema(Later={"type": "object", "description": "Say `# fmt: off` here.",
+                            "properties": {"x": {"type": "string", "description": "fmt: skip"}}})
+    module = lowered(schema, tmp_path)
+    for variant in ALL_VARIANTS:
+        for _ in range(2):
+            memo = memoising.Memo(Cache(tmp_path / "cache"), "salt")
+            assert formatted(memo, module, variant, RenderOptions()) == \
+                render.render(module, variant, "s.json", ENV, RenderOptions()), variant
+
+
+@pytest.mark.parametrize("shape", [("class", 0, "class", 0), ("nothing", 0, "class", 0, "x"), ("class", "0", "class", 0, "x"),
+                                   ["class", 0, "class", 0, "x"], 7])
+def test_an_entry_whose_stretch_is_of_another_shape_is_made_again(tmp_path: Path, shape: object) -> None:
+    module = lowered(_schema(), tmp_path)
+    store = Cache(tmp_path / "cache")
+    memo = memoising.Memo(store, "salt")
+    formatted(memo, module, "msgspec", RenderOptions())
+    plan = memo.plan(module, "msgspec", "s.json", RenderOptions())
+    bad = {key: (entry[0], entry[1], shape) for key, entry in plan.before.items()}
+    store.put_many(memoising.NAMESPACE, {slot: pickle.dumps(bad) for slot in plan.slots})
+    memo = memoising.Memo(store, "salt")
+    assert memo.plan(module, "msgspec", "s.json", RenderOptions()).misses == len(module.declarations)
+    assert formatted(memo, module, "msgspec", RenderOptions()) == render.render(module, "msgspec", "s.json", ENV,
+                                                                                 RenderOptions())

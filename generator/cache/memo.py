@@ -7,6 +7,12 @@ The key of an entry is made of exactly those inputs (each declaration by a diges
 which names every field of every node), so an entry found is the fragment the function would write.
 The module is then ``render.assemble`` of the fragments: the built-in templates' layout (a template
 folder of one's own is rendered whole: ``project.pipeline``).
+
+An entry also keeps the fragment as black formats it within a module (``format.chunks.Stretch``), so
+that ``formatted`` puts a module together from formatted fragments (and its head) without formatting
+it whole again: after an edit, only the fragments made anew are formatted. That is the module black
+gives: a fragment is whole chunks of it, each formatted on its own (``format``), and the blank lines
+between two chunks depend only on the two (``chunks.splice``).
 """
 
 from __future__ import annotations
@@ -18,19 +24,24 @@ from typing import TYPE_CHECKING
 from .. import ir, render
 from ..render.imports import State
 from ..render.options import RenderOptions
+from .format.chunks import KINDS, Kind, Stretch, splice
 from .store import digest, digests as prefixed
 
 if TYPE_CHECKING:
     import jinja2
 
+    from .format import Session
     from .store import Cache
 
-Entry = tuple[str, State]
-"""A fragment as the cache keeps it: its text and imports, in builtins alone (a bucket of them is read
-by one ``pickle.loads``, with no call per fragment)."""
+Shape = tuple[Kind, int, Kind, int, str] | None | tuple[()]
+"""A fragment's ``Stretch`` as a tuple; ``None``: it is not one (``Session.stretches``); ``()``: not known yet."""
+Entry = tuple[str, State, Shape]
+"""A fragment as the cache keeps it: its text, imports and formatted stretch, in builtins alone (a bucket
+of them is read by one ``pickle.loads``, with no call per fragment)."""
 
+_SHAPE = (str, int, str, int, str)
 NAMESPACE = "declaration"
-SCHEME = "4"
+SCHEME = "5"
 BUCKETS = 16
 
 
@@ -90,18 +101,45 @@ class Memo:
     def layout(self, plan: Plan, env: jinja2.Environment) -> str:
         """``render.assemble`` of each declaration's ``render.fragment``: those the plan found, and
         the others made (and kept)."""
+        fragments, entries = self._made(plan, env)
+        self._keep(plan, entries)
+        return render.assemble(plan.module, plan.variant, plan.source, env, plan.options, fragments)
+
+    def formatted(self, plan: Plan, env: jinja2.Environment, session: Session) -> str:
+        """``session.format_one(self.layout(plan, env))``: the fragments' formatted stretches (the cache's,
+        and those of the fragments made now, formatted together) spliced after the head's; the whole
+        module formatted where one of them is not a stretch (``Session.stretches``)."""
+        fragments, entries = self._made(plan, env)
+        unknown = [i for i, (_, _, shape) in enumerate(entries) if shape == ()]
+        for i, made in zip(unknown, session.stretches([entries[i][0] for i in unknown])):
+            entries[i] = (entries[i][0], entries[i][1], _shape(made))
+        self._keep(plan, entries)
+        head = render.head(plan.module, plan.variant, plan.source, env, plan.options, fragments)
+        shapes = [shape for _, _, shape in entries]
+        if fragments and all(shapes):
+            [first] = session.stretches([head], head=True)
+            if first is not None:
+                return splice([first, *shapes])  # type: ignore[list-item]
+        return session.format_one(head + "".join(piece.text for piece in fragments))
+
+    def _made(self, plan: Plan, env: jinja2.Environment) -> tuple[list[render.Fragment], list[Entry]]:
+        """Each declaration's fragment and entry: the plan's, else made now."""
         fragments: list[render.Fragment] = []
-        kept: dict[str, Entry] = {}
-        built: set[str] = set()
+        entries: list[Entry] = []
         for d, context, key, piece in zip(plan.module.declarations, plan.contexts, plan.keys, plan.found):
             entry = plan.before.get(key)
             if piece is None or entry is None:
                 piece = render.fragment(d, context, env)
-                entry = (piece.text, piece.imports)
-                built.add(key)
-            kept[key] = entry
+                entry = (piece.text, piece.imports, ())
+            entries.append(entry)
             fragments.append(piece)
-        changed = {_bucket(key) for key in (plan.before.keys() ^ kept.keys()) | built}
+        return fragments, entries
+
+    def _keep(self, plan: Plan, entries: list[Entry]) -> None:
+        """The entries of the module's declarations, in the buckets that changed."""
+        kept = dict(zip(plan.keys, entries))
+        changed = {_bucket(key) for key in plan.before.keys() ^ kept.keys()}
+        changed |= {_bucket(key) for key, entry in kept.items() if plan.before.get(key) != entry}
         buckets: dict[int, dict[str, Entry]] = {b: {} for b in changed}
         for k, v in kept.items():
             bucket = buckets.get(_bucket(k))
@@ -109,7 +147,6 @@ class Memo:
                 bucket[k] = v
         self.store.put_many(NAMESPACE, {plan.slots[b]: pickle.dumps(buckets[b], protocol=pickle.HIGHEST_PROTOCOL)
                                         for b in sorted(changed)})
-        return render.assemble(plan.module, plan.variant, plan.source, env, plan.options, fragments)
 
 
 def _inputs(module: ir.Module, links: render.Links) -> list[str]:
@@ -146,11 +183,22 @@ def _entries(data: bytes | None) -> dict[str, Entry]:
     return entries if isinstance(entries, dict) else {}
 
 
+def _shape(stretch: Stretch | None) -> Shape:
+    return None if stretch is None else tuple(stretch)  # type: ignore[return-value]
+
+
 def _fragment(entry: Entry | None) -> render.Fragment | None:
     """The fragment an entry holds; ``None`` for none, or one of another shape (a damaged cache)."""
-    if not isinstance(entry, tuple) or len(entry) != 2 or not isinstance(entry[0], str) or not _state(entry[1]):
+    if not isinstance(entry, tuple) or len(entry) != 3 or not isinstance(entry[0], str) or not _state(entry[1]) \
+            or not _known(entry[2]):
         return None
-    return render.Fragment(*entry)
+    return render.Fragment(entry[0], entry[1])
+
+
+def _known(shape: object) -> bool:
+    """``shape`` has the shape of a ``Shape``."""
+    return shape is None or shape == () or (type(shape) is tuple and tuple(map(type, shape)) == _SHAPE
+                                            and shape[0] in KINDS and shape[2] in KINDS)
 
 
 def _state(value: object) -> bool:

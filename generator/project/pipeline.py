@@ -193,10 +193,9 @@ class Renderer:
                 planned = self._plans.pop((id(module), variant, source), None)
                 if planned is None or planned.module is not module:
                     planned = self.memo.plan(module, variant, source, self.options)
-                text = self.memo.layout(planned, self.env)
+                text = self.memo.formatted(planned, self.env, self.session)
             else:
-                text = render.layout(module, variant, source, self.env, self.options)
-            text = self.session.format_one(text)
+                text = self.session.format_one(render.layout(module, variant, source, self.env, self.options))
         except Exception as exc:
             found = problem(exc, self.templates, variant, source, self.root)
             if found is None:

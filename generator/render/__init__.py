@@ -2,7 +2,8 @@
 
 ``layout`` writes a module as the templates lay it out; ``render`` formats that with black, whole.
 ``fragment`` writes one declaration from the inputs it names, and ``assemble`` the module around
-fragments: the built-in layout, declaration by declaration (what ``cache.memo`` wraps).
+fragments (``head``: what comes before them): the built-in layout, declaration by declaration (what
+``cache.memo`` wraps).
 
 The package's names are loaded when first used (PEP 562): importing a light submodule (``options``,
 ``format``, ``templates``), as reading the configuration does, runs no renderer, and so a run with
@@ -21,17 +22,17 @@ if TYPE_CHECKING:
 
     from .. import ir
     from .dataclass import runtime
-    from .fragments import Fragment, FragmentContext, Links, assemble, contexts, fragment, links
+    from .fragments import Fragment, FragmentContext, Links, assemble, contexts, fragment, head, links
     from .templates import BUILTIN_TEMPLATES, environment, own_templates
     from .variants import VARIANTS
 
 __all__ = ["BUILTIN_TEMPLATES", "VARIANTS", "Fragment", "FragmentContext", "Links", "RenderOptions", "assemble",
-           "contexts", "environment", "fragment", "layout", "links", "own_templates", "render", "runtime"]
+           "contexts", "environment", "fragment", "head", "layout", "links", "own_templates", "render", "runtime"]
 
 _FROM = {"BUILTIN_TEMPLATES": "templates", "environment": "templates", "own_templates": "templates",
          "runtime": "dataclass", "VARIANTS": "variants", "Fragment": "fragments", "FragmentContext": "fragments",
          "assemble": "fragments", "contexts": "fragments", "fragment": "fragments",
-         "Links": "fragments", "links": "fragments"}
+         "head": "fragments", "Links": "fragments", "links": "fragments"}
 """The submodule each re-exported name is taken from."""
 
 

@@ -167,9 +167,15 @@ def fragment(declaration: ir.Declaration, context: FragmentContext, env: jinja2.
 def assemble(module: ir.Module, variant: str, source: str, env: jinja2.Environment, options: RenderOptions,
              fragments: list[Fragment]) -> str:
     """The module: its head (with every fragment's imports) and the fragments, in order."""
+    return head(module, variant, source, env, options, fragments) + "".join(piece.text for piece in fragments)
+
+
+def head(module: ir.Module, variant: str, source: str, env: jinja2.Environment, options: RenderOptions,
+         fragments: list[Fragment]) -> str:
+    """The text of the module before its first declaration: header, imports (every fragment's), prelude."""
     rules = VARIANTS[variant]
     imports = Imports()
     for piece in fragments:
         imports.merge(piece.imports)
-    head = view.head(module, rules, source, imports, command=options.command)
-    return env.get_template(rules.template).render(module=head) + "".join(piece.text for piece in fragments)
+    return env.get_template(rules.template).render(module=view.head(module, rules, source, imports,
+                                                                    command=options.command))

@@ -11,7 +11,9 @@ Black is most of the cost of generation, so it is asked as little as possible:
    formatted by black on its own, in a two-line module (``batch``); many of them recur, across classes
    and variants, and each is formatted once. A chunk with anything else goes to black whole.
 3. ``chunks.join`` puts the formatted chunks together with the blank lines black puts between
-   top-level statements.
+   top-level statements. Whole chunks formatted and joined are a ``Stretch``; ``chunks.splice`` joins
+   stretches as ``join`` joins chunks, so a module can be put together from stretches formatted apart
+   (``Session.stretches``: the render memo keeps each declaration's).
 
 Black formats each logical line on its own, and the blank lines before a line depend only on the line
 before it, so this is black's own result; the splitter and planner only accept the few statement kinds

@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 # --- 1. Splitting a module into chunks ----------------------------------------------------------------
 
 Kind = Literal["import", "class", "assign", "string"]
+KINDS: frozenset[str] = frozenset(("import", "class", "assign", "string"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,13 +143,17 @@ def separator(before: Chunk, after: Chunk) -> int:
     Two before a class; one after the imports; two after a class body; otherwise what was written, at
     most two. Idempotent, like black's second pass needs.
     """
-    if after.first == "class":
+    return gap(before.last, after.first, after.blank_before)
+
+
+def gap(last: Kind, first: Kind, written: int) -> int:
+    """``separator`` of a chunk whose last statement is ``last`` and one whose first is ``first``, with
+    ``written`` blank lines between them."""
+    if first == "class":
         return 2
-    if before.last == "import":
-        return 1
-    if before.last == "class":
-        return 2
-    return min(after.blank_before, 2)
+    if last in ("import", "class"):
+        return 1 if last == "import" else 2
+    return min(written, 2)
 
 
 def join(chunks: Sequence[Chunk], formatted: Sequence[str]) -> str:
@@ -157,3 +162,32 @@ def join(chunks: Sequence[Chunk], formatted: Sequence[str]) -> str:
         parts += ["\n" * separator(previous, chunk), text]
     return "".join(parts)
 
+
+
+# --- 3. Stretches of a module, formatted apart --------------------------------------------------------
+
+class Stretch(NamedTuple):
+    """Whole chunks of a module (its head, or declarations), formatted and joined, with what the blank
+    lines around them depend on: the module is its stretches joined (``splice``) as ``join`` joins
+    the chunks they hold. (A tuple: the cache keeps it as one.)"""
+
+    first: Kind
+    blank_before: int
+    """Blank lines before its first chunk, as written in it."""
+    last: Kind
+    blank_after: int
+    """Blank lines after its last chunk, as written in it."""
+    text: str
+
+
+def trailing_blanks(text: str) -> int:
+    """The blank lines at the end of ``text`` (whole lines)."""
+    return max(len(text) - len(text.rstrip("\n")) - 1, 0)
+
+
+def splice(stretches: Sequence[tuple[Kind, int, Kind, int, str]]) -> str:
+    """The module the ``stretches`` are, in order: ``join`` of all the chunks they hold."""
+    parts = [stretches[0][4]]
+    for (_, _, last, after, _), (first, before, _, _, text) in zip(stretches, stretches[1:]):
+        parts += ["\n" * gap(last, first, after + before), text]
+    return "".join(parts)

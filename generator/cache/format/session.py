@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ...render.format import LINE_LENGTH, TARGET, black_version, format_whole
 from ..store import digest, digests
 from .batch import BATCH, format_chunk, format_statements
-from .chunks import join, split
+from .chunks import Stretch, join, split, trailing_blanks
 from .known import Kinds, cut, pieces
 from .stable import Piece, Plan, plan_chunk
 
@@ -71,6 +71,24 @@ class Session:
                 out.append(format_whole(text))
             else:
                 out.append(join(chunks, formatted))  # type: ignore[arg-type]
+        return out
+
+    def stretches(self, texts: Sequence[str], *, head: bool = False) -> list[Stretch | None]:
+        """Each text, a stretch of a module, formatted as in the module (``chunks.splice`` joins them):
+        the module's head (``head``), or declarations after it. ``None`` for one ``split`` does not cut
+        (the module is then formatted whole, as ``format`` would), or holding a chunk black refuses."""
+        splits = [split(t, more=True) if head else split(t, body=True) for t in texts]
+        for chunk in (c for chunks in splits if chunks for c in chunks):
+            self.kinds.setdefault(chunk.text, (chunk.first, chunk.last))
+        self._resolve({c.text for chunks in splits if chunks for c in chunks})
+        out: list[Stretch | None] = []
+        for text, chunks in zip(texts, splits):
+            formatted = [self.chunks.get(c.text) for c in chunks] if chunks else [None]
+            if chunks is None or None in formatted:
+                out.append(None)
+            else:
+                out.append(Stretch(chunks[0].first, chunks[0].blank_before, chunks[-1].last, trailing_blanks(text),
+                                   join(chunks, formatted)))  # type: ignore[arg-type]
         return out
 
     def _look_up(self, texts: set[str]) -> None:
