@@ -300,3 +300,29 @@ def test_a_pyproject_whose_tool_is_no_table_is_no_project_of_ours(tmp_path: Path
     (tmp_path / "a.json").write_text('{"title": "A", "type": "string"}')
     done = bare(tmp_path, "render", "--variant", "msgspec", "a.json")
     assert done.returncode == 0 and done.stdout.rstrip().endswith("A = str"), done.stderr
+
+
+def test_a_reader_that_goes_away_ends_the_run_quietly(project: Path) -> None:
+    """``schemagen ir … | head``: the rest is not wanted; exit 1, no traceback."""
+    big = {"title": "Big", "type": "object",  # (its IR is far more than a pipe holds)
+           "properties": {f"field_{i}": {"type": "string", "description": "words " * 20} for i in range(2000)}}
+    (project / "big.json").write_text(json.dumps(big), encoding="utf-8")
+    child = subprocess.Popen([sys.executable, "-m", "schemagen", "--project", str(project), "ir", "big.json"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=user_env(), cwd=project)
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.read(10)
+    child.stdout.close()
+    errors = child.stderr.read().decode()
+    assert child.wait() == 1 and "Traceback" not in errors, errors
+
+
+def test_a_reader_gone_before_the_output_is_flushed_ends_the_run_quietly(project: Path) -> None:
+    """The output still in the buffer when the command ends (``cli.run`` flushes it), the reader gone:
+    exit 1, and not Python's own complaint (``Exception ignored … BrokenPipeError``, exit 120)."""
+    (project / "small.json").write_text('{"title": "Small", "type": "string"}', encoding="utf-8")  # (a short IR)
+    child = subprocess.Popen([sys.executable, "-m", "schemagen", "--project", str(project), "ir", "small.json"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=user_env(), cwd=project)
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # (long before the command has read its schema)
+    errors = child.stderr.read().decode()
+    assert child.wait() == 1 and "Traceback" not in errors and "Exception" not in errors, errors
