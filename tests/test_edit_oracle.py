@@ -1,0 +1,121 @@
+"""After an edit, a run through the caches the earlier runs left writes what a run without any cache
+writes: the same files and warnings (or the same errors).
+
+OpenAI's description (part of it; all of it, with its operations, with SCHEMAGEN_CONTRACT_FULL=1) is
+edited at random between runs: a description reworded or dropped, a property added or dropped, a
+property no longer required, a component nothing refers to dropped, an enum's value or a tag's changed
+(which the classes that refer to it read). Every speed-up an edit goes through (YAML read by pieces,
+the definitions found valid, the render memo and the modules spliced from it, the formatted chunks,
+the kept result) is checked here against the stages alone, on a real description.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from schemagen.cache import store as caching
+from schemagen.diagnostics import SchemaError
+from schemagen.project import config as configuration, plan as generate
+
+from conftest import shared
+from golden import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+from subset import closed_subset, mentions  # noqa: E402
+
+EDITS = 6
+DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+Outcome = tuple[dict[str, str], list[str]] | list[str]
+"""The files and warnings of a run, or its errors."""
+
+
+def _outcome(project: Path, cache: str, monkeypatch: pytest.MonkeyPatch) -> Outcome:
+    monkeypatch.setenv(caching.ENV, cache)
+    try:
+        result = generate.plan(configuration.load(project))
+    except SchemaError as exc:
+        return [str(d) for d in exc.diagnostics]
+    return {str(p): text for p, text in result.files.items()}, [str(w) for w in result.warnings]
+
+
+def _edit(document: dict[str, Any], rnd: random.Random) -> str:
+    """One random edit of one of ``document``'s component schemas, in place; what it did."""
+    schemas: dict[str, Any] = document["components"]["schemas"]
+    kind = rnd.choice(sorted(EDIT))
+    named = {m for schema in schemas.values() for m in mentions(schema)}
+    name = rnd.choice([n for n, schema in schemas.items() if isinstance(schema, dict) and APPLIES[kind](schema)
+                       and (kind != "drop component" or n not in named)])
+    EDIT[kind](schemas, name, rnd)
+    return f"{name}: {kind}"
+
+
+def _properties(schema: dict[str, Any]) -> dict[str, Any]:
+    found = schema.get("properties")
+    return found if isinstance(found, dict) else {}
+
+
+def _tags(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    return [p for p in _properties(schema).values() if _values(p)]
+
+
+def _other_value(schema: dict[str, Any]) -> None:
+    schema["enum"] = [f"{schema['enum'][0]}_edited", *schema["enum"][1:]]
+
+
+APPLIES = {
+    "reword": lambda s: True,
+    "drop description": lambda s: "description" in s,
+    "add property": lambda s: "properties" in s,
+    "drop property": lambda s: bool(_properties(s)),
+    "not required": lambda s: isinstance(s.get("required"), list) and bool(s["required"]),
+    "drop component": lambda s: True,  # (one nothing refers to)
+    "other enum value": lambda s: _values(s),  # (read by the classes whose defaults it gives)
+    "other tag": lambda s: bool(_tags(s)),  # (read by the unions that tell it apart by it)
+}
+EDIT = {
+    "reword": lambda d, n, rnd: d[n].update(description=f"{d[n].get('description', '')} Edited {rnd.randrange(99)}."),
+    "drop description": lambda d, n, rnd: d[n].pop("description"),
+    "add property": lambda d, n, rnd: d[n]["properties"].update({f"edited_{rnd.randrange(99)}": rnd.choice(
+        [{"type": "string"}, {"type": "integer"}, {"type": "object", "properties": {"x": {"type": "number"}}}])}),
+    "drop property": lambda d, n, rnd: d[n]["properties"].pop(rnd.choice(sorted(d[n]["properties"]))),
+    "not required": lambda d, n, rnd: d[n].update(required=d[n]["required"][1:]),
+    "drop component": lambda d, n, rnd: d.pop(n),
+    "other enum value": lambda d, n, rnd: _other_value(d[n]),
+    "other tag": lambda d, n, rnd: _other_value(rnd.choice(_tags(d[n]))),
+}
+
+
+def _values(schema: Any) -> bool:
+    return isinstance(schema, dict) and isinstance(schema.get("enum"), list) and bool(schema["enum"]) \
+        and isinstance(schema["enum"][0], str)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_run_after_random_edits_of_openais_description_writes_what_a_run_without_the_cache_writes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    full = os.environ.get("SCHEMAGEN_CONTRACT_FULL") == "1"
+    text = shared("corpora/openai/openapi.yaml").read_text(encoding="utf-8")
+    document = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    if not full:
+        document = closed_subset(document, 300)
+    project = tmp_path / "project"
+    (project / "schemas").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[tool.schemagen]\nschemas = "schemas"\noutput = "generated"\n'
+                                            'variants = ["dataclass", "typeddict", "msgspec"]\n', encoding="utf-8")
+    target = project / "schemas" / "openapi.yaml"
+    cache = str(tmp_path / "cache")
+    rnd = random.Random(seed)
+    for round in range(EDITS + 1):
+        said = _edit(document, rnd) if round else "as published"
+        target.write_text(yaml.dump(document, Dumper=DUMPER, sort_keys=False, allow_unicode=True, width=100),
+                          encoding="utf-8")
+        kept = _outcome(project, cache, monkeypatch)
+        assert kept == _outcome(project, "off", monkeypatch), f"after edit {round}: {said}"
