@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, get_args
 
 # --- 1. Splitting a module into chunks ----------------------------------------------------------------
 
 Kind = Literal["import", "class", "assign", "string"]
-KINDS: frozenset[str] = frozenset(("import", "class", "assign", "string"))
+KINDS: frozenset[str] = frozenset(get_args(Kind))
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +161,6 @@ def join(chunks: Sequence[Chunk], formatted: Sequence[str]) -> str:
     for previous, chunk, text in zip(chunks, chunks[1:], formatted[1:]):
         parts += ["\n" * separator(previous, chunk), text]
     return "".join(parts)
-
 
 
 # --- 3. Stretches of a module, formatted apart --------------------------------------------------------
