@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ...render.format import LINE_LENGTH, TARGET, black_version, format_whole
 from ..store import digest, digests
 from .batch import BATCH, format_chunk, format_statements
-from .chunks import Stretch, join, split, trailing_blanks
+from .chunks import Chunk, Stretch, join, split, trailing_blanks
 from .known import Kinds, cut, pieces
 from .stable import Piece, Plan, plan_chunk
 
@@ -60,17 +60,12 @@ class Session:
         found = [pieces(t) for t in texts]
         self._look_up({t[start:end] for t, spans in zip(texts, found) for start, end, _ in spans})
         splits = [cut(t, spans, self.kinds) or split(t) for t, spans in zip(texts, found)]
-        for chunk in (c for chunks in splits if chunks for c in chunks):
-            self.kinds.setdefault(chunk.text, (chunk.first, chunk.last))
-        self._resolve({c.text for chunks in splits if chunks for c in chunks})
         out = []
-        for text, chunks in zip(texts, splits):
-            formatted = [self.chunks.get(c.text) for c in chunks] if chunks else [None]
-            if None in formatted:
+        for text, joined in zip(texts, self._joined(splits)):
+            if joined is None:
                 self.stats.modules_whole += 1
-                out.append(format_whole(text))
-            else:
-                out.append(join(chunks, formatted))  # type: ignore[arg-type]
+                joined = format_whole(text)
+            out.append(joined)
         return out
 
     def stretches(self, texts: Sequence[str], *, head: bool = False) -> list[Stretch | None]:
@@ -78,17 +73,20 @@ class Session:
         the module's head (``head``), or declarations after it. ``None`` for one ``split`` does not cut
         (the module is then formatted whole, as ``format`` would), or holding a chunk black refuses."""
         splits = [split(t, more=True) if head else split(t, body=True) for t in texts]
+        return [None if chunks is None or joined is None else
+                Stretch(chunks[0].first, chunks[0].blank_before, chunks[-1].last, trailing_blanks(text), joined)
+                for text, chunks, joined in zip(texts, splits, self._joined(splits))]
+
+    def _joined(self, splits: Sequence[list[Chunk] | None]) -> list[str | None]:
+        """Each text's chunks (``splits``), formatted and joined (``join``); ``None`` where it was not cut
+        into chunks, or black refuses one."""
         for chunk in (c for chunks in splits if chunks for c in chunks):
             self.kinds.setdefault(chunk.text, (chunk.first, chunk.last))
         self._resolve({c.text for chunks in splits if chunks for c in chunks})
-        out: list[Stretch | None] = []
-        for text, chunks in zip(texts, splits):
+        out: list[str | None] = []
+        for chunks in splits:
             formatted = [self.chunks.get(c.text) for c in chunks] if chunks else [None]
-            if chunks is None or None in formatted:
-                out.append(None)
-            else:
-                out.append(Stretch(chunks[0].first, chunks[0].blank_before, chunks[-1].last, trailing_blanks(text),
-                                   join(chunks, formatted)))  # type: ignore[arg-type]
+            out.append(None if None in formatted else join(chunks, formatted))  # type: ignore[arg-type]
         return out
 
     def _look_up(self, texts: set[str]) -> None:
