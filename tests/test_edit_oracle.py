@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +23,9 @@ from schemagen.cache import store as caching
 from schemagen.diagnostics import SchemaError
 from schemagen.project import config as configuration, plan as generate
 
-from conftest import shared
-from golden import ROOT
+from conftest import bench_module, shared
 
-sys.path.insert(0, str(ROOT / "bench"))
-from subset import closed_subset, mentions  # noqa: E402
+SUBSET = bench_module("subset")
 
 EDITS = 6
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -50,7 +47,7 @@ def _edit(document: dict[str, Any], rnd: random.Random) -> str:
     """One random edit of one of ``document``'s component schemas, in place; what it did."""
     schemas: dict[str, Any] = document["components"]["schemas"]
     kind = rnd.choice(sorted(EDIT))
-    named = {m for schema in schemas.values() for m in mentions(schema)}
+    named = {m for schema in schemas.values() for m in SUBSET.mentions(schema)}
     name = rnd.choice([n for n, schema in schemas.items() if isinstance(schema, dict) and APPLIES[kind](schema)
                        and (kind != "drop component" or n not in named)])
     EDIT[kind](schemas, name, rnd)
@@ -105,7 +102,7 @@ def test_a_run_after_random_edits_of_openais_description_writes_what_a_run_witho
     text = shared("corpora/openai/openapi.yaml").read_text(encoding="utf-8")
     document = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     if not full:
-        document = closed_subset(document, 300)
+        document = SUBSET.closed_subset(document, 300)
     project = tmp_path / "project"
     (project / "schemas").mkdir(parents=True)
     (project / "pyproject.toml").write_text('[tool.schemagen]\nschemas = "schemas"\noutput = "generated"\n'
