@@ -46,10 +46,9 @@ from schemagen.render.format import FormatError, format_whole, mode
 from schemagen.render.options import RenderOptions
 from golden import ROOT, Case, cases
 
-from conftest import examples, shared
+from conftest import bench_module, examples, shared
 
-sys.path.insert(0, str(ROOT / "bench"))
-from subset import closed_subset  # noqa: E402
+closed_subset = bench_module("subset").closed_subset
 
 GOLDEN_MODULES = sorted(ROOT.glob("tests/golden/*/expected/*.py"))
 GENERATED_MODULES = sorted((ROOT / "generated").rglob("*.py"))
