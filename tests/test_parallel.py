@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from schemagen import render
+from schemagen.cache.format import Session
 from schemagen.diagnostics import SchemaError
 from schemagen.project import config as configuration, parallel
 from schemagen.project.plan import plan
@@ -122,3 +124,55 @@ def test_fragments_the_memo_holds_start_no_pool(project: Path, started: list[int
     monkeypatch.setattr(parallel, "WORTH", 0)
     source.write_text(source.read_text().replace("Edited. ", "Edited again. ", 1))
     assert plan(config).files == plan(replace(config, jobs=1)).files and started == [2]
+
+
+def test_one_module_is_written_in_parts_by_several_processes(project: Path, pools: list[int], tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the memo, a module's declarations are cut into parts that the processes write apart, and
+    this process puts the module together: one variant alone is enough to use them all, and the text is
+    the one written here."""
+    monkeypatch.setenv("SCHEMAGEN_CACHE_DIR", str(tmp_path / "cache"))
+    config = replace(configuration.load(project), variants=("msgspec",))
+    expected = plan(replace(config, jobs=1)).files
+    assert pools == []
+    shutil.rmtree(tmp_path / "cache")
+    tasks: list[parallel.Task] = []
+    original = parallel._tasks
+    monkeypatch.setattr(parallel, "_tasks", lambda *a: tasks.extend(original(*a)) or tasks)
+    pooled = plan(replace(config, jobs=2))
+    assert pools == [2] and pooled.files == expected
+    sizes = [len(indexes or ()) for _, indexes in tasks]
+    total = sum(sizes)
+    assert len(tasks) > 2 and max(sizes) == -(-total // (2 * parallel.PARTS)), sizes  # (PARTS per process, rounded up)
+    assert [job for job, _ in tasks] == sorted(job for job, _ in tasks)  # each module's parts one after another
+    written: dict[int, list[int]] = {}
+    for job, indexes in tasks:  # (each declaration once, in order)
+        written.setdefault(job, []).extend(indexes or ())
+    assert all(indexes == list(range(len(indexes))) for indexes in written.values())
+
+
+def test_what_the_processes_made_is_kept(project: Path, pools: list[int], tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fragments made in other processes, with their formatting, are kept in the memo by this one:
+    after an edit of one description, only that declaration's fragments are made again (here)."""
+    monkeypatch.setenv("SCHEMAGEN_CACHE_DIR", str(tmp_path / "cache"))
+    config = replace(configuration.load(project), jobs=2)
+    source = project / "schemas" / "chat_completion_out.json"
+    cold = plan(config)
+    assert pools == [2]
+    monkeypatch.setattr(parallel, "WORTH", 3 * len(config.variants))
+    built: list[str] = []
+    original = render.fragment
+    monkeypatch.setattr(render, "fragment", lambda d, context, env: built.append(d.name) or original(d, context, env))
+    formatted: list[int] = []
+    stretches = Session.stretches
+    monkeypatch.setattr(Session, "stretches", lambda self, texts, **k: formatted.append(len(texts)) or
+                        stretches(self, texts, **k))
+    source.write_text(source.read_text().replace('"description": "', '"description": "Edited. ', 1))
+    edited = plan(config)
+    assert pools == [2], "no pool for an edit"
+    assert 0 < len(built) <= 2 * len(config.variants), built
+    assert sum(formatted) == len(built) + len(config.variants), "the fragments made, and each module's head"
+    assert edited.files != cold.files
+    monkeypatch.setenv("SCHEMAGEN_CACHE_DIR", "off")
+    assert edited.files == plan(replace(config, jobs=1)).files

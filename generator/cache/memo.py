@@ -18,6 +18,7 @@ between two chunks depend only on the two (``chunks.splice``).
 from __future__ import annotations
 
 import pickle
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -61,8 +62,13 @@ class Plan:
 
     @property
     def misses(self) -> int:
-        """The declarations whose fragment is to be made."""
+        """How many declarations have their fragment to be made."""
         return self.found.count(None)
+
+    @property
+    def missing(self) -> list[int]:
+        """The declarations whose fragment is to be made, by index."""
+        return [i for i, piece in enumerate(self.found) if piece is None]
 
 
 @dataclass
@@ -101,18 +107,20 @@ class Memo:
     def layout(self, plan: Plan, env: jinja2.Environment) -> str:
         """``render.assemble`` of each declaration's ``render.fragment``: those the plan found, and
         the others made (and kept)."""
-        fragments, entries = self._made(plan, env)
+        fragments, entries = self._made(plan, env, {})
         self._keep(plan, entries)
         return render.assemble(plan.module, plan.variant, plan.source, env, plan.options, fragments)
 
-    def formatted(self, plan: Plan, env: jinja2.Environment, session: Session) -> str:
+    def formatted(self, plan: Plan, env: jinja2.Environment, session: Session,
+                  made: Mapping[int, Entry] | None = None) -> str:
         """``session.format_one(self.layout(plan, env))``: the fragments' formatted stretches (the cache's,
-        and those of the fragments made now, formatted together) spliced after the head's; the whole
-        module formatted where one of them is not a stretch (``Session.stretches``)."""
-        fragments, entries = self._made(plan, env)
+        those ``made`` elsewhere by ``make``, by index, and those of the fragments made now, formatted
+        together) spliced after the head's; the whole module formatted where one of them is not a stretch
+        (``Session.stretches``)."""
+        fragments, entries = self._made(plan, env, made or {})
         unknown = [i for i, (_, _, shape) in enumerate(entries) if shape == ()]
-        for i, made in zip(unknown, session.stretches([entries[i][0] for i in unknown])):
-            entries[i] = (entries[i][0], entries[i][1], _shape(made))
+        for i, stretch in zip(unknown, session.stretches([entries[i][0] for i in unknown])):
+            entries[i] = (entries[i][0], entries[i][1], _shape(stretch))
         self._keep(plan, entries)
         head = render.head(plan.module, plan.variant, plan.source, env, plan.options, fragments)
         shapes = [shape for _, _, shape in entries]
@@ -122,15 +130,29 @@ class Memo:
                 return splice([first, *shapes])  # type: ignore[list-item]
         return session.format_one(head + "".join(piece.text for piece in fragments))
 
-    def _made(self, plan: Plan, env: jinja2.Environment) -> tuple[list[render.Fragment], list[Entry]]:
-        """Each declaration's fragment and entry: the plan's, else made now."""
+    def make(self, plan: Plan, env: jinja2.Environment, session: Session, indexes: Sequence[int]) -> list[Entry]:
+        """The entries of the declarations ``indexes`` of the plan's module: each one's fragment and its
+        stretch. (What ``formatted`` makes of those it did not find; a part of them can be made in another
+        process, and given to ``formatted`` there.)"""
+        pieces = [render.fragment(plan.module.declarations[i], plan.contexts[i], env) for i in indexes]
+        stretches = session.stretches([piece.text for piece in pieces])
+        return [(piece.text, piece.imports, _shape(stretch)) for piece, stretch in zip(pieces, stretches)]
+
+    def _made(self, plan: Plan, env: jinja2.Environment,
+              made: Mapping[int, Entry]) -> tuple[list[render.Fragment], list[Entry]]:
+        """Each declaration's fragment and entry: ``made``'s, else the plan's, else made now."""
         fragments: list[render.Fragment] = []
         entries: list[Entry] = []
-        for d, context, key, piece in zip(plan.module.declarations, plan.contexts, plan.keys, plan.found):
-            entry = plan.before.get(key)
-            if piece is None or entry is None:
-                piece = render.fragment(d, context, env)
-                entry = (piece.text, piece.imports, ())
+        for i, (d, context, key, piece) in enumerate(zip(plan.module.declarations, plan.contexts, plan.keys,
+                                                         plan.found)):
+            entry = made.get(i)
+            if entry is not None:
+                piece = render.Fragment(entry[0], entry[1])
+            else:
+                entry = plan.before.get(key)
+                if piece is None or entry is None:
+                    piece = render.fragment(d, context, env)
+                    entry = (piece.text, piece.imports, ())
             entries.append(entry)
             fragments.append(piece)
         return fragments, entries

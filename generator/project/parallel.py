@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from ..diagnostics import Diagnostic, SchemaError
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from ..cache.memo import Entry
     from .pipeline import Renderer
 
 Job = tuple[ir.Module, str, str]
@@ -33,6 +36,11 @@ Outcome = str | list[Diagnostic]
 
 WORTH = 1500
 """Declarations to write (summed over the jobs) from which a pool is started."""
+PARTS = 8
+"""Parts per process that the declarations to write are cut into: enough that the processes finish
+close together, few enough that what each part costs besides its declarations does not count."""
+Task = tuple[int, list[int] | None]
+"""A job, by index, and the declarations of its module to write, by index (``None``: the whole module)."""
 
 _work: tuple[Sequence[Job], Renderer] | None = None
 
@@ -44,10 +52,12 @@ def cores() -> int:
 
 
 def render_all(jobs: Sequence[Job], renderer: Renderer, processes: int | None = None) -> list[Outcome]:
-    """Each job's outcome, in order: by ``renderer`` here, or by up to ``processes`` forked processes
+    """Each job's outcome, in order: by ``renderer`` here, or with up to ``processes`` forked processes
     (``None``: one per core), each with its copy of ``renderer``."""
-    processes = min(processes or cores(), len(jobs))
-    if processes < 2 or sys.platform != "linux" or not _worth_it(jobs, renderer):
+    processes = processes or cores()
+    tasks = _tasks(jobs, renderer, processes) if processes > 1 and sys.platform == "linux" and _worth_it(jobs, renderer) \
+        else []
+    if not tasks:
         return [_outcome(renderer, job) for job in jobs]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -55,13 +65,34 @@ def render_all(jobs: Sequence[Job], renderer: Renderer, processes: int | None = 
     global _work
     renderer.close()  # no connection to the cache crosses the fork
     _work = (jobs, renderer)
+    outcomes: list[Outcome | None] = [None] * len(jobs)
     try:
-        with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork")) as pool:
-            largest_first = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][0].declarations))
-            futures = {i: pool.submit(_render, i) for i in largest_first}
-            return [futures[i].result() for i in range(len(jobs))]
+        with ProcessPoolExecutor(min(processes, len(tasks)), mp_context=multiprocessing.get_context("fork")) as pool:
+            submitted: list[tuple[int, list[int] | None, Future[Any]]] = [
+                (job, indexes, pool.submit(_render, job) if indexes is None else pool.submit(_part, job, indexes))
+                for job, indexes in tasks]
+            made: dict[int, Entry] = {}
+            for n, (job, indexes, future) in enumerate(submitted):
+                if indexes is None:
+                    outcomes[job] = future.result()
+                    continue
+                made.update(zip(indexes, future.result()))
+                if n + 1 == len(submitted) or submitted[n + 1][0] != job:  # its last part: put together here
+                    outcomes[job], made = _outcome(renderer, jobs[job], made), {}
     finally:
         _work = None
+    return [_outcome(renderer, jobs[j], {}) if outcome is None else outcome for j, outcome in enumerate(outcomes)]
+
+
+def _tasks(jobs: Sequence[Job], renderer: Renderer, processes: int) -> list[Task]:
+    """The work of ``jobs`` for the processes: where the renderer writes declarations apart
+    (``Renderer.parts``), those to write in runs of about equal length, ``PARTS`` per process, each
+    module's in order; else each module whole, the largest first."""
+    missing = [renderer.parts(*job) for job in jobs]
+    if any(m is None for m in missing):
+        return sorted(((j, None) for j in range(len(jobs))), key=lambda task: -len(jobs[task[0]][0].declarations))
+    size = max(1, -(-sum(len(m or ()) for m in missing) // (PARTS * processes)))
+    return [(j, m[k:k + size]) for j, m in enumerate(missing) if m for k in range(0, len(m), size)]
 
 
 def _worth_it(jobs: Sequence[Job], renderer: Renderer) -> bool:
@@ -74,16 +105,23 @@ def _worth_it(jobs: Sequence[Job], renderer: Renderer) -> bool:
     return False
 
 
-def _render(index: int) -> Outcome:
+def _render(job: int) -> Outcome:
     """One job, in a forked process."""
     assert _work is not None
     jobs, renderer = _work
-    return _outcome(renderer, jobs[index])
+    return _outcome(renderer, jobs[job])
 
 
-def _outcome(renderer: Renderer, job: Job) -> Outcome:
+def _part(job: int, indexes: list[int]) -> list[Entry]:
+    """Some of a job's declarations, in a forked process (``Renderer.part``)."""
+    assert _work is not None
+    jobs, renderer = _work
+    return renderer.part(*jobs[job], indexes)
+
+
+def _outcome(renderer: Renderer, job: Job, made: Mapping[int, Entry] | None = None) -> Outcome:
     module, variant, label = job
     try:
-        return renderer.render(module, variant, label)
+        return renderer.render(module, variant, label, made)
     except SchemaError as exc:
         return list(exc.diagnostics)

@@ -9,7 +9,7 @@ wrappers (``schemagen.cache``) in front of them when there is a cache; the resul
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -20,7 +20,7 @@ from ..cache import verdicts, yaml_pieces
 from ..cache.fingerprint import generator_digest
 from ..cache.lowered import Lowered
 from ..cache.format import Session
-from ..cache.memo import Memo, Plan
+from ..cache.memo import Entry, Memo, Plan
 from ..cache.store import Cache
 from ..cache.texts import Texts
 from ..diagnostics import Diagnostic, Location, Reporter, SchemaError
@@ -177,23 +177,28 @@ class Renderer:
     def to_make(self, module: ir.Module, variant: str, source: str) -> int:
         """How many of the module's declarations are to be written (not found in the memo); what is
         found is kept for ``render``."""
-        if self.memo is None:
-            return len(module.declarations)
-        key = (id(module), variant, source)
-        if key not in self._plans:
-            self._plans[key] = self.memo.plan(module, variant, source, self.options)
-        return self._plans[key].misses
+        return len(module.declarations) if self.memo is None else self._plan(module, variant, source).misses
 
-    def render(self, module: ir.Module, variant: str, source: str) -> str:
+    def parts(self, module: ir.Module, variant: str, source: str) -> list[int] | None:
+        """The declarations to be written, by index, when each can be written apart from the module
+        (``part``, with the memo); ``None``: the module is written whole (``render``)."""
+        return None if self.memo is None else self._plan(module, variant, source).missing
+
+    def part(self, module: ir.Module, variant: str, source: str, indexes: Sequence[int]) -> list[Entry]:
+        """The fragments of the module's declarations ``indexes``, each with its formatted stretch, for
+        ``render(..., made)``, here or in another process."""
+        assert self.memo is not None
+        return self.memo.make(self._plan(module, variant, source), self.env, self.session, indexes)
+
+    def render(self, module: ir.Module, variant: str, source: str, made: Mapping[int, Entry] | None = None) -> str:
         """The module's text; ``SchemaError`` when the user's templates fail (a failure of the built-in
         ones alone is a bug: it is raised as it is). A text kept (``kept``) is asked for first, by the caller,
-        which then needs no IR."""
+        which then needs no IR. ``made``: what ``part`` made of its declarations, by index."""
         try:
             if self.memo is not None:
-                planned = self._plans.pop((id(module), variant, source), None)
-                if planned is None or planned.module is not module:
-                    planned = self.memo.plan(module, variant, source, self.options)
-                text = self.memo.formatted(planned, self.env, self.session)
+                planned = self._plan(module, variant, source)
+                del self._plans[id(module), variant, source]
+                text = self.memo.formatted(planned, self.env, self.session, made)
             else:
                 text = self.session.format_one(render.layout(module, variant, source, self.env, self.options))
         except Exception as exc:
@@ -213,6 +218,15 @@ class Renderer:
         if (variant, source) not in self._kept:
             self._kept[variant, source] = self.texts.get(source, variant, self._text_key(variant, source))
         return self._kept[variant, source]
+
+    def _plan(self, module: ir.Module, variant: str, source: str) -> Plan:
+        """The memo's plan of the module's variant, looked up once (``render`` lets it go)."""
+        assert self.memo is not None
+        key = (id(module), variant, source)
+        planned = self._plans.get(key)
+        if planned is None or planned.module is not module:
+            planned = self._plans[key] = self.memo.plan(module, variant, source, self.options)
+        return planned
 
     def _text_key(self, variant: str, source: str) -> str:
         assert self.texts is not None
