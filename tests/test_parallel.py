@@ -136,18 +136,18 @@ def test_one_module_is_written_in_parts_by_several_processes(project: Path, pool
     expected = plan(replace(config, jobs=1)).files
     assert pools == []
     shutil.rmtree(tmp_path / "cache")
-    tasks: list[parallel.Task] = []
-    original = parallel._tasks
-    monkeypatch.setattr(parallel, "_tasks", lambda *a: tasks.extend(original(*a)) or tasks)
+    parts: list[parallel.Part] = []
+    original = parallel._parts
+    monkeypatch.setattr(parallel, "_parts", lambda *a: parts.extend(original(*a)) or parts)
     pooled = plan(replace(config, jobs=2))
     assert pools == [2] and pooled.files == expected
-    sizes = [len(indexes or ()) for _, indexes in tasks]
+    sizes = [len(indexes) for _, indexes in parts]
     total = sum(sizes)
-    assert len(tasks) > 2 and max(sizes) == -(-total // (2 * parallel.PARTS)), sizes  # (PARTS per process, rounded up)
-    assert [job for job, _ in tasks] == sorted(job for job, _ in tasks)  # each module's parts one after another
+    assert len(parts) > 2 and max(sizes) == -(-total // (2 * parallel.PARTS)), sizes  # (PARTS per process, rounded up)
+    assert [job for job, _ in parts] == sorted(job for job, _ in parts)  # each module's parts one after another
     written: dict[int, list[int]] = {}
-    for job, indexes in tasks:  # (each declaration once, in order)
-        written.setdefault(job, []).extend(indexes or ())
+    for job, indexes in parts:  # (each declaration once, in order)
+        written.setdefault(job, []).extend(indexes)
     assert all(indexes == list(range(len(indexes))) for indexes in written.values())
 
 
@@ -176,3 +176,11 @@ def test_what_the_processes_made_is_kept(project: Path, pools: list[int], tmp_pa
     assert edited.files != cold.files
     monkeypatch.setenv("SCHEMAGEN_CACHE_DIR", "off")
     assert edited.files == plan(replace(config, jobs=1)).files
+
+
+def test_one_module_written_whole_starts_no_pool(project: Path, pools: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the memo a module is one process's work: one module alone is written here."""
+    monkeypatch.setenv("SCHEMAGEN_CACHE_DIR", "off")
+    shutil.rmtree(project / "schemas" / "openai")
+    plan(replace(configuration.load(project), variants=("msgspec",), jobs=2))
+    assert pools == []

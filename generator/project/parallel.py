@@ -1,30 +1,32 @@
 """Rendering a run's modules on several cores: forked processes, each with a renderer of its own.
 
-A job is one input's module in one variant, and each job's text is what ``Renderer.render`` gives in
-this process, so the output is the same bytes in the same order whatever the number of processes.
-The modules are lowered before the pool starts; the processes are forked, so they read them (and
-the renderer, with what it already looked up) where they are (no copy, no pickling) and send back
-only text. Each opens its own connection to the cache (SQLite serialises their writes); this process
-closes its own before it forks.
+A job is one input's module in one variant. With the memo (``Renderer.parts``), the declarations to
+write are shared out: each process writes parts of them (their fragments, formatted), and this process
+puts each module together from them; else each job is written whole by one process. Either way each
+job's text is what ``Renderer.render`` gives in this process alone, so the output is the same bytes in
+the same order whatever the number of processes. The modules are lowered before the pool starts; the
+processes are forked, so they read them (and the renderer, with what it already looked up) where they
+are (no copy, no pickling) and send back only text. Each opens its own connection to the cache (SQLite
+serialises their writes); this process closes its own before it forks.
 
-The pool is used only when it pays: more than one job, more than one process allowed, at least
-``WORTH`` declarations to write in all (those the memo holds cost little; below that, starting
-processes costs more than it saves), and a platform whose processes start by ``fork`` (Linux).
-Elsewhere the jobs run here, one by one.
+The pool is used only when it pays: more than one process allowed, at least ``WORTH`` declarations to
+write in all (those the memo holds cost little; below that, starting processes costs more than it
+saves), and a platform whose processes start by ``fork`` (Linux). Elsewhere the jobs run here, one by one.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from .. import ir
 from ..diagnostics import Diagnostic, SchemaError
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
+    from concurrent.futures import Future, ProcessPoolExecutor
 
     from ..cache.memo import Entry
     from .pipeline import Renderer
@@ -33,14 +35,14 @@ Job = tuple[ir.Module, str, str]
 """(module, variant, the input's label for the header)."""
 Outcome = str | list[Diagnostic]
 """The module's text, or the problems of the user's templates with it."""
+Part = tuple[int, list[int]]
+"""Declarations to write: a job (by index) and some of its module's (by index)."""
 
 WORTH = 1500
 """Declarations to write (summed over the jobs) from which a pool is started."""
 PARTS = 8
 """Parts per process that the declarations to write are cut into: enough that the processes finish
 close together, few enough that what each part costs besides its declarations does not count."""
-Task = tuple[int, list[int] | None]
-"""A job, by index, and the declarations of its module to write, by index (``None``: the whole module)."""
 
 _work: tuple[Sequence[Job], Renderer] | None = None
 
@@ -55,44 +57,58 @@ def render_all(jobs: Sequence[Job], renderer: Renderer, processes: int | None = 
     """Each job's outcome, in order: by ``renderer`` here, or with up to ``processes`` forked processes
     (``None``: one per core), each with its copy of ``renderer``."""
     processes = processes or cores()
-    tasks = _tasks(jobs, renderer, processes) if processes > 1 and sys.platform == "linux" and _worth_it(jobs, renderer) \
-        else []
-    if not tasks:
+    if processes < 2 or sys.platform != "linux" or not _worth_it(jobs, renderer):
         return [_outcome(renderer, job) for job in jobs]
+    missing = [renderer.parts(*job) for job in jobs]
+    if any(m is None for m in missing):  # (each job whole: one process for each, at most)
+        if len(jobs) < 2:
+            return [_outcome(renderer, job) for job in jobs]
+        with _pool(jobs, renderer, min(processes, len(jobs))) as pool:
+            largest_first = sorted(range(len(jobs)), key=lambda job: -len(jobs[job][0].declarations))
+            futures = {job: pool.submit(_render, job) for job in largest_first}
+            return [futures[job].result() for job in range(len(jobs))]
+    parts = _parts([m or [] for m in missing], PARTS * processes)
+    if not parts:  # (nothing to write: put together here)
+        return [_outcome(renderer, job, {}) for job in jobs]
+    with _pool(jobs, renderer, min(processes, len(parts))) as pool:
+        return _assembled(jobs, renderer, parts, [pool.submit(_part, part) for part in parts])
+
+
+def _parts(missing: list[list[int]], count: int) -> list[Part]:
+    """Each job's declarations to write (``missing``), in runs of about equal length (``count`` in all),
+    each module's one after another, in order: a module is put together as soon as its last part is
+    back, while the processes go on with the next module's."""
+    size = max(1, -(-sum(map(len, missing)) // count))
+    return [(job, m[k:k + size]) for job, m in enumerate(missing) for k in range(0, len(m), size)]
+
+
+def _assembled(jobs: Sequence[Job], renderer: Renderer, parts: list[Part], futures: list[Future[list[Entry]]]
+               ) -> list[Outcome]:
+    """Each job's module, put together here from what the processes made of its parts (``futures``,
+    in order), each as soon as its last part is back."""
+    made: dict[int, Entry] = {}
+    outcomes: list[Outcome | None] = [None] * len(jobs)
+    for n, ((job, indexes), future) in enumerate(zip(parts, futures)):
+        made.update(zip(indexes, future.result()))
+        if n + 1 == len(parts) or parts[n + 1][0] != job:
+            outcomes[job], made = _outcome(renderer, jobs[job], made), {}
+    return [_outcome(renderer, jobs[job], {}) if outcome is None else outcome for job, outcome in enumerate(outcomes)]
+
+
+@contextmanager
+def _pool(jobs: Sequence[Job], renderer: Renderer, processes: int) -> Iterator[ProcessPoolExecutor]:
+    """A pool of ``processes`` forked from this one, which find ``jobs`` and ``renderer`` in ``_work``."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     global _work
     renderer.close()  # no connection to the cache crosses the fork
     _work = (jobs, renderer)
-    outcomes: list[Outcome | None] = [None] * len(jobs)
     try:
-        with ProcessPoolExecutor(min(processes, len(tasks)), mp_context=multiprocessing.get_context("fork")) as pool:
-            submitted: list[tuple[int, list[int] | None, Future[Any]]] = [
-                (job, indexes, pool.submit(_render, job) if indexes is None else pool.submit(_part, job, indexes))
-                for job, indexes in tasks]
-            made: dict[int, Entry] = {}
-            for n, (job, indexes, future) in enumerate(submitted):
-                if indexes is None:
-                    outcomes[job] = future.result()
-                    continue
-                made.update(zip(indexes, future.result()))
-                if n + 1 == len(submitted) or submitted[n + 1][0] != job:  # its last part: put together here
-                    outcomes[job], made = _outcome(renderer, jobs[job], made), {}
+        with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork")) as pool:
+            yield pool
     finally:
         _work = None
-    return [_outcome(renderer, jobs[j], {}) if outcome is None else outcome for j, outcome in enumerate(outcomes)]
-
-
-def _tasks(jobs: Sequence[Job], renderer: Renderer, processes: int) -> list[Task]:
-    """The work of ``jobs`` for the processes: where the renderer writes declarations apart
-    (``Renderer.parts``), those to write in runs of about equal length, ``PARTS`` per process, each
-    module's in order; else each module whole, the largest first."""
-    missing = [renderer.parts(*job) for job in jobs]
-    if any(m is None for m in missing):
-        return sorted(((j, None) for j in range(len(jobs))), key=lambda task: -len(jobs[task[0]][0].declarations))
-    size = max(1, -(-sum(len(m or ()) for m in missing) // (PARTS * processes)))
-    return [(j, m[k:k + size]) for j, m in enumerate(missing) if m for k in range(0, len(m), size)]
 
 
 def _worth_it(jobs: Sequence[Job], renderer: Renderer) -> bool:
@@ -112,10 +128,11 @@ def _render(job: int) -> Outcome:
     return _outcome(renderer, jobs[job])
 
 
-def _part(job: int, indexes: list[int]) -> list[Entry]:
-    """Some of a job's declarations, in a forked process (``Renderer.part``)."""
+def _part(part: Part) -> list[Entry]:
+    """Some declarations of a job, in a forked process (``Renderer.part``)."""
     assert _work is not None
     jobs, renderer = _work
+    job, indexes = part
     return renderer.part(*jobs[job], indexes)
 
 
