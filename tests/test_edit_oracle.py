@@ -6,7 +6,9 @@ edited at random between runs: a description reworded or dropped, a property add
 property no longer required, a component nothing refers to dropped, an enum's value or a tag's changed
 (which the classes that refer to it read). Every speed-up an edit goes through (YAML read by pieces,
 the definitions found valid, the render memo and the modules spliced from it, the formatted chunks,
-the kept result) is checked here against the stages alone, on a real description.
+the kept result) is checked here against the stages alone, on a real description. The first run
+writes through the render pool (its declarations cut into parts, made in other processes and kept by
+this one), which the edits after it then read.
 """
 
 from __future__ import annotations
@@ -106,7 +108,8 @@ def test_a_run_after_random_edits_of_openais_description_writes_what_a_run_witho
     project = tmp_path / "project"
     (project / "schemas").mkdir(parents=True)
     (project / "pyproject.toml").write_text('[tool.schemagen]\nschemas = "schemas"\noutput = "generated"\n'
-                                            'variants = ["dataclass", "typeddict", "msgspec"]\n', encoding="utf-8")
+                                            'variants = ["dataclass", "typeddict", "msgspec"]\njobs = 2\n',
+                                            encoding="utf-8")  # (two processes on any machine: the pool too)
     target = project / "schemas" / "openapi.yaml"
     cache = str(tmp_path / "cache")
     rnd = random.Random(seed)

@@ -139,8 +139,12 @@ def test_one_module_is_written_in_parts_by_several_processes(project: Path, pool
     parts: list[parallel.Part] = []
     original = parallel._parts
     monkeypatch.setattr(parallel, "_parts", lambda *a: parts.extend(original(*a)) or parts)
+    here: list[str] = []  # (what forked processes build goes to their own copy of the list)
+    fragment = render.fragment
+    monkeypatch.setattr(render, "fragment", lambda d, context, env: here.append(d.name) or fragment(d, context, env))
     pooled = plan(replace(config, jobs=2))
     assert pools == [2] and pooled.files == expected
+    assert here == [], "this process only puts the modules together"
     sizes = [len(indexes) for _, indexes in parts]
     total = sum(sizes)
     assert len(parts) > 2 and max(sizes) == -(-total // (2 * parallel.PARTS)), sizes  # (PARTS per process, rounded up)
