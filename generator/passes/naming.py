@@ -6,12 +6,12 @@ when it is already a valid identifier, and win over inline declarations on a cla
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import replace
 
 from .. import ir
 from ..diagnostics import Reporter
-from ..ir.walk import rename_all, types
+from ..ir.walk import rename_all, top_types, types
 from ..names import (FIELD_RESERVED, FORMAT_NAMES, MODULE_NAMES, OUTPUT_NAMES, RESERVED, Both, identifier, pascal,
                      Naming, as_written, portable_wire_name, unique, words)
 from .where import location
@@ -22,21 +22,33 @@ def name(module: ir.Module, reporter: Reporter, names: Naming = "schema") -> ir.
     ``ResponseMCPCallCompletedEvent``, ``Mcp`` in ``ResponseMcpCallWsCompleted``) is spelt as a word
     in all of them (``ResponseMcpCallCompletedEvent``), as the official SDKs spell words; an acronym
     the names spell one way stays (``HTTPError``)."""
+    return named(module, class_names([(d.name, d.inline) for d in module.declarations], names), reporter)
+
+
+def class_names(declared: Sequence[tuple[str, bool]], names: Naming = "schema") -> dict[str, str]:
+    """Each declaration's class name, by its name in the IR: decided over what each is called and
+    whether it is inline, in the module's order (``declared``), and nothing else of it."""
     reserved = RESERVED | OUTPUT_NAMES | MODULE_NAMES
     taken: set[str] = set()
-    renamed: dict[str, str] = {}
-    wanted = {d.name: class_name(d.name, reserved) for d in module.declarations}
+    classes: dict[str, str] = {}
+    wanted = {given: class_name(given, reserved) for given, _ in declared}
     if names == "sdk":
         wanted = _one_spelling(wanted, reserved)
     # Names the schema gives first, and among them the PascalCase ones: those keep their name; one
     # whose PascalCase another has keeps the identifier it is written as (`Foo_Bar` beside `FooBar`).
-    for d in sorted(module.declarations, key=lambda d: (d.inline, wanted[d.name] != d.name)):
-        written = identifier(d.name, style="pascal", reserved=reserved)
-        renamed[d.name] = unique(wanted[d.name] if wanted[d.name] not in taken else written, taken)
-    # the schema's name said where its words were joined anew (not where only a letter's case or a `_` changed)
-    said = {renamed[d.name]: d.name for d in module.declarations
-            if not d.inline and renamed[d.name] != d.name and not d.name.isalnum()}
-    module = rename_all(module, renamed)
+    for given, _ in sorted(declared, key=lambda d: (d[1], wanted[d[0]] != d[0])):
+        written = identifier(given, style="pascal", reserved=reserved)
+        classes[given] = unique(wanted[given] if wanted[given] not in taken else written, taken)
+    return classes
+
+
+def named(module: ir.Module, classes: Mapping[str, str], reporter: Reporter) -> ir.Module:
+    """``module`` with its classes named as ``classes`` says (a declaration reads in it its own name and
+    those it mentions: ``reads``), its fields named, and the schema's name said in the docstring where
+    its words were joined anew; a key msgspec cannot rename to is reported."""
+    said = {classes[d.name]: d.name for d in module.declarations
+            if not d.inline and classes[d.name] != d.name and not d.name.isalnum()}
+    module = rename_all(module, classes)
     declarations = tuple(_name_fields(d) if isinstance(d, ir.Model) else d for d in module.declarations)
     declarations = tuple(replace(d, doc=as_written(d.doc, said[d.name])) if d.name in said else d for d in declarations)
     for d in declarations:
@@ -47,6 +59,17 @@ def name(module: ir.Module, reporter: Reporter, names: Naming = "schema") -> ir.
                               "cannot rename to; the msgspec variant has no field for it (it is ignored there)",
                               kind="unportable key")
     return ir.Module(declarations, module.root)
+
+
+def reads(d: ir.Declaration) -> set[str]:
+    """The names whose class names ``named`` reads to name ``d``: its own, and those it mentions."""
+    mentioned = {d.name}
+    for t in types(*top_types(d)):
+        if isinstance(t, ir.Ref) and t.module is None:
+            mentioned.add(t.name)
+        elif isinstance(t, ir.Union):
+            mentioned.update(member for member, _ in t.tags)
+    return mentioned
 
 
 def class_name(text: str, reserved: Container[str]) -> str:

@@ -1,0 +1,70 @@
+"""The passes as the incremental design wants them (docs/incremental.md, step 1): a pass decides over
+small summaries of the declarations, and applies to each declaration only the decisions it says it
+reads, so that an unchanged declaration whose decisions are unchanged is known unchanged.
+
+Checked on the module as it reaches the pass, for every golden case and OpenAI's description: the
+pass applied to one declaration alone, with only what it reads of the decisions, gives what the pass
+applied to the whole module gives that declaration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from schemagen import ir, passes
+from schemagen.diagnostics import Reporter, SchemaError
+from schemagen.names import Naming
+from schemagen.passes import naming
+from schemagen.project import pipeline
+from schemagen.project.inputs import Input
+
+from conftest import shared
+from golden import ROOT, Case, cases
+
+
+def _reaching(step: Any, item: Input, root: Path, monkeypatch: pytest.MonkeyPatch) -> ir.Module | None:
+    """The module as ``item``'s passes hand it to ``step`` (``None``: the input has errors)."""
+    found: list[ir.Module] = []
+
+    def run(module: ir.Module, reporter: Reporter, required_defaults: Any = None, names: Naming = "schema") -> ir.Module:
+        for each in passes.pipeline(required_defaults, names):
+            if getattr(each, "func", each) is step:
+                found.append(module)
+            module = each(module, reporter)
+        return module
+
+    monkeypatch.setattr(pipeline.passes, "run", run)
+    try:
+        pipeline.to_ir(item, root, Reporter())
+    except SchemaError:
+        return None
+    return found[0]
+
+
+def _naming_reads_what_it_says(module: ir.Module, names: Naming) -> None:
+    classes = naming.class_names([(d.name, d.inline) for d in module.declarations], names)
+    whole = naming.named(module, classes, Reporter())
+    for d, expected in zip(module.declarations, whole.declarations, strict=True):
+        told = {name: classes[name] for name in naming.reads(d) if name in classes}
+        assert naming.named(ir.Module((d,), None), told, Reporter()).declarations == (expected,), d.name
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.name)
+def test_naming_applies_to_a_declaration_only_the_names_it_reads(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
+    for source in case.inputs:
+        item = Input("case", source, source.relative_to(ROOT).as_posix(), case.dialect)  # type: ignore[arg-type]
+        module = _reaching(naming.name, item, ROOT, monkeypatch)
+        if module is not None:
+            _naming_reads_what_it_says(module, "schema")
+
+
+@pytest.mark.parametrize("names", ["schema", "sdk"])
+def test_naming_applies_to_a_declaration_only_the_names_it_reads_in_openais_description(
+        names: Naming, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = shared("corpora/openai/openapi.yaml")
+    item = Input("openai", source, "openapi.yaml", names=names)
+    module = _reaching(naming.name, item, source.parent, monkeypatch)
+    assert module is not None and len(module.declarations) > 1000
+    _naming_reads_what_it_says(module, names)
