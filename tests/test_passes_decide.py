@@ -8,6 +8,7 @@ applied to the whole module gives that declaration."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ import pytest
 from schemagen import ir, passes
 from schemagen.diagnostics import Reporter, SchemaError
 from schemagen.names import Naming
-from schemagen.passes import naming
+from schemagen.passes import naming, tags
 from schemagen.project import pipeline
 from schemagen.project.inputs import Input
 
@@ -45,16 +46,37 @@ def _reaching(step: Any, item: Input, root: Path, monkeypatch: pytest.MonkeyPatc
 
 def _naming_reads_what_it_says(module: ir.Module, names: Naming) -> None:
     classes = naming.class_names([(d.name, d.inline) for d in module.declarations], names)
-    whole = naming.named(module, classes, Reporter())
+    _alone_as_in_the_whole(module, classes, naming.reads, lambda m, told: naming.named(m, told, Reporter()))
+
+
+def _tags_read_what_they_say(module: ir.Module) -> None:
+    decided = tags.decide([tags.summary(d) for d in module.declarations], Reporter())
+    _alone_as_in_the_whole(module, decided, lambda d: {d.name}, tags.tagged)
+
+
+def _alone_as_in_the_whole(module: ir.Module, decisions: Mapping[str, Any], reads: Callable[[ir.Declaration], set[str]],
+                           apply: Callable[[ir.Module, Mapping[str, Any]], ir.Module]) -> None:
+    """Each declaration, applied ``decisions`` alone with only those it ``reads``, is what it is in the
+    whole module applied all of them."""
+    whole = apply(module, decisions)
     for d, expected in zip(module.declarations, whole.declarations, strict=True):
-        told = {name: classes[name] for name in naming.reads(d) if name in classes}
-        assert naming.named(ir.Module((d,), None), told, Reporter()).declarations == (expected,), d.name
+        told = {name: decisions[name] for name in reads(d) if name in decisions}
+        assert apply(ir.Module((d,), None), told).declarations == (expected,), d.name
+
+
+def _inputs(case: Case) -> list[Input]:
+    return [Input("case", source, source.relative_to(ROOT).as_posix(), case.dialect)  # type: ignore[arg-type]
+            for source in case.inputs]
+
+
+def _openai(names: Naming = "schema") -> tuple[Input, Path]:
+    source = shared("corpora/openai/openapi.yaml")
+    return Input("openai", source, "openapi.yaml", names=names), source.parent
 
 
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.name)
 def test_naming_applies_to_a_declaration_only_the_names_it_reads(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
-    for source in case.inputs:
-        item = Input("case", source, source.relative_to(ROOT).as_posix(), case.dialect)  # type: ignore[arg-type]
+    for item in _inputs(case):
         module = _reaching(naming.name, item, ROOT, monkeypatch)
         if module is not None:
             _naming_reads_what_it_says(module, "schema")
@@ -63,8 +85,20 @@ def test_naming_applies_to_a_declaration_only_the_names_it_reads(case: Case, mon
 @pytest.mark.parametrize("names", ["schema", "sdk"])
 def test_naming_applies_to_a_declaration_only_the_names_it_reads_in_openais_description(
         names: Naming, monkeypatch: pytest.MonkeyPatch) -> None:
-    source = shared("corpora/openai/openapi.yaml")
-    item = Input("openai", source, "openapi.yaml", names=names)
-    module = _reaching(naming.name, item, source.parent, monkeypatch)
+    module = _reaching(naming.name, *_openai(names), monkeypatch)
     assert module is not None and len(module.declarations) > 1000
     _naming_reads_what_it_says(module, names)
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.name)
+def test_tags_apply_to_a_model_only_its_own_tag(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
+    for item in _inputs(case):
+        module = _reaching(tags.tag, item, ROOT, monkeypatch)
+        if module is not None:
+            _tags_read_what_they_say(module)
+
+
+def test_tags_apply_to_a_model_only_its_own_tag_in_openais_description(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _reaching(tags.tag, *_openai(), monkeypatch)
+    assert module is not None and len(module.declarations) > 1000
+    _tags_read_what_they_say(module)

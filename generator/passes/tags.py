@@ -9,7 +9,8 @@ gives its members other tags than an earlier union gave them: a model has one ta
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from .. import ir
 from ..diagnostics import Location, Reporter, few
@@ -17,16 +18,50 @@ from ..ir.walk import LEAVES, types
 from .where import location
 
 
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What ``decide`` reads of one declaration (``summary``)."""
+
+    name: str
+    unions: tuple[tuple[Location, ir.Union, tuple[str, ...]], ...]
+    """The unions in its types: where each was written, the union, and the names its members refer to."""
+    keys: tuple[str, ...] | None
+    """A model's property keys, in order; ``None`` for an alias."""
+    constants: tuple[tuple[str, str | int], ...]
+    """A model's one-value literals (a string or an integer), by key."""
+    union_of: tuple[str, ...] | None
+    """An alias of a union: the names its members refer to (``decide`` looks through it)."""
+
+
 def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
-    declarations = {d.name: d for d in module.declarations}
+    return tagged(module, decide([summary(d) for d in module.declarations], reporter))
+
+
+def summary(d: ir.Declaration) -> Summary:
+    unions = tuple((where, u, _referred(u)) for where, u in _unions(d))
+    if isinstance(d, ir.Alias):
+        return Summary(d.name, unions, None, (), _referred(d.type) if isinstance(d.type, ir.Union) else None)
+    constants: dict[str, str | int] = {}
+    for f in d.fields:
+        if isinstance(f.type, ir.Literal) and len(f.type.values) == 1:
+            value = f.type.values[0]
+            if isinstance(value, (str, int)) and not isinstance(value, bool):
+                constants.setdefault(f.wire_name, value)
+    return Summary(d.name, unions, tuple(f.wire_name for f in d.fields), tuple(constants.items()), None)
+
+
+def decide(summaries: Sequence[Summary], reporter: Reporter) -> dict[str, ir.Tag | None]:
+    """Each model's tag (``None``: unions gave it different ones), over the declarations' summaries in
+    the module's order; the unions that cannot be tagged, and the tags that clash, reported."""
+    by_name = {s.name: s for s in summaries}
     tags: dict[str, ir.Tag | None] = {}
     first: dict[str, tuple[ir.Tag, Location]] = {}  # each model's tag, and the union that gave it first
-    for d in module.declarations:
-        for where, t in _unions(d):
-            members = list(_models(t, declarations).values())
+    for s in summaries:
+        for where, union, referred in s.unions:
+            members = list(_models(referred, by_name).values())
             if len(members) < 2:
                 continue
-            found = _tags(members, t.tag_field, dict(t.tags))
+            found = _tags(members, union.tag_field, dict(union.tags))
             if found is None:
                 names = few([m.name for m in members], " | ")
                 reporter.warn(where, f"no property tells the object types {names} apart "
@@ -43,11 +78,17 @@ def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
                     tags.setdefault(model.name, value)
             if clashes:
                 _clash(reporter, where, clashes)
-    tagged = tuple(
-        _with_tag(d, tags[d.name]) if isinstance(d, ir.Model) and tags.get(d.name) else d
-        for d in module.declarations
-    )
-    return ir.Module(tagged, module.root)
+    return tags
+
+
+def tagged(module: ir.Module, tags: Mapping[str, ir.Tag | None]) -> ir.Module:
+    """``module`` with each model tagged as ``tags`` says (a model reads its own entry alone)."""
+    return ir.Module(tuple(_with_tag(d, tags[d.name]) if isinstance(d, ir.Model) and tags.get(d.name) else d
+                           for d in module.declarations), module.root)
+
+
+def _referred(union: ir.Union) -> tuple[str, ...]:
+    return tuple(m.name for m in union.members if isinstance(m, ir.Ref))
 
 
 def _clash(reporter: Reporter, where: Location, clashes: list[tuple[str, ir.Tag, ir.Tag, Location]]) -> None:
@@ -94,32 +135,26 @@ def _plain_string(t: ir.Type) -> bool:
     return bare == ir.Scalar("str")
 
 
-def _models(t: ir.Union, declarations: dict[str, ir.Declaration], seen: frozenset[str] = frozenset()) -> dict[str, ir.Model]:
-    """The models among the members of ``t``, looking through aliases of unions."""
-    found: dict[str, ir.Model] = {}
-    for member in t.members:
-        target = declarations.get(member.name) if isinstance(member, ir.Ref) else None
-        if isinstance(target, ir.Model):
+def _models(referred: Sequence[str], by_name: Mapping[str, Summary], seen: frozenset[str] = frozenset()
+            ) -> dict[str, Summary]:
+    """The models among the declarations ``referred`` names, looking through aliases of unions."""
+    found: dict[str, Summary] = {}
+    for name in referred:
+        target = by_name.get(name)
+        if target is None:
+            continue
+        if target.keys is not None:
             found[target.name] = target
-        elif isinstance(target, ir.Alias) and isinstance(target.type, ir.Union) and target.name not in seen:
-            found.update(_models(target.type, declarations, seen | {target.name}))
+        elif target.union_of is not None and target.name not in seen:
+            found.update(_models(target.union_of, by_name, seen | {target.name}))
     return found
 
 
-def _tags(members: list[ir.Model], field: str | None, given: dict[str, str]) -> list[ir.Tag] | None:
-    candidates = [field] if field else [f.wire_name for f in members[0].fields]
+def _tags(members: list[Summary], field: str | None, given: dict[str, str]) -> list[ir.Tag] | None:
+    candidates = [field] if field else list(members[0].keys or ())
     for wire in candidates:
-        values = [given.get(m.name) or _constant(m, wire) for m in members]
+        values = [given.get(m.name) or dict(m.constants).get(wire) for m in members]
         same_kind = len({type(v) for v in values}) == 1  # msgspec: tags are all strings or all integers
         if all(v is not None for v in values) and len(set(values)) == len(values) and same_kind:
             return [ir.Tag(wire, v) for v in values if v is not None]
-    return None
-
-
-def _constant(model: ir.Model, wire: str) -> str | int | None:
-    for f in model.fields:
-        if f.wire_name == wire and isinstance(f.type, ir.Literal) and len(f.type.values) == 1:
-            value = f.type.values[0]
-            if isinstance(value, (str, int)) and not isinstance(value, bool):
-                return value
     return None
