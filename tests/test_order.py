@@ -17,20 +17,68 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schemagen import ir
+from schemagen.ir.walk import refs
 from conftest import ROOT
 from schemagen.diagnostics import Reporter
 
 ordering = importlib.import_module("schemagen.passes.order")  # the package exports the function `order`
 
 
+def _needs(d: ir.Declaration, aliases: dict[str, ir.Type]) -> set[str]:
+    """What ``d`` needs at import, read off the IR: an alias, all it names; a model, the aliases of a
+    ``Literal`` a plain default of it may be a member of, through unions, constraints and aliases."""
+    if isinstance(d, ir.Alias):
+        return set(refs(d.type))
+    found: set[str] = set()
+    for f in d.fields:
+        if f.default is None or isinstance(f.default.value, (list, dict)):
+            continue
+        seen: set[str] = set()
+        pending = [f.type]
+        while pending:
+            t = pending.pop()
+            if isinstance(t, ir.Union):
+                pending.extend(t.members)
+            elif isinstance(t, ir.Constrained):
+                pending.append(t.type)
+            elif isinstance(t, ir.Ref) and t.module is None and t.name in aliases and t.name not in seen:
+                seen.add(t.name)
+                if isinstance(aliases[t.name], ir.Literal):
+                    found.add(t.name)
+                else:
+                    pending.append(aliases[t.name])
+    return found - {d.name}
+
+
+def _is(t: ir.Type) -> set[str]:
+    """The names ``t`` is, through unions and constraints alone."""
+    if isinstance(t, ir.Ref) and t.module is None:
+        return {t.name}
+    if isinstance(t, ir.Union):
+        return set().union(*(_is(m) for m in t.members))
+    return _is(t.type) if isinstance(t, ir.Constrained) else set()
+
+
+def _pure_cycle(waiting: list[ir.Declaration], stuck: set[str]) -> list[str]:
+    """The first cycle, in the order of ``waiting`` and then by name, of aliases that are each other."""
+    edges = {d.name: _is(d.type) & stuck for d in waiting if isinstance(d, ir.Alias)}
+
+    def walk(name: str, path: list[str]) -> list[str]:
+        if name in path:
+            return path[path.index(name):]
+        return next((found for target in sorted(edges.get(name, ())) if (found := walk(target, [*path, name]))), [])
+
+    return next((cycle for name in edges if (cycle := walk(name, []))), [])
+
+
 def reference(module: ir.Module, reporter: Reporter) -> ir.Module:
-    """The rule, stated directly (quadratic): what ``order`` must give."""
+    """The rule, stated directly on the IR (quadratic): what ``order`` must give."""
     aliases = {d.name: d.type for d in module.declarations if isinstance(d, ir.Alias)}
     placed: dict[str, ir.Declaration] = {}
     waiting: list[ir.Declaration] = []
 
     def settle() -> None:
-        while ready := [w for w in waiting if all(n in placed for n in ordering._needs(w, aliases))]:
+        while ready := [w for w in waiting if all(n in placed for n in _needs(w, aliases))]:
             for declaration in ready:
                 waiting.remove(declaration)
                 placed[declaration.name] = declaration
@@ -40,14 +88,14 @@ def reference(module: ir.Module, reporter: Reporter) -> ir.Module:
         settle()
     while waiting:
         stuck = {w.name for w in waiting}
-        pure = ordering._pure_cycle(waiting, stuck)
+        pure = _pure_cycle(waiting, stuck)
         if pure:
             for d in waiting:
                 reporter.error(ordering.location(d), f"type aliases that are each other, in a cycle: {', '.join(pure)}",
                                "such a type has no values; make one of them an object or a list")
             return ir.Module(tuple(placed.values()) + tuple(waiting), module.root)
         cut = next((w for w in waiting if isinstance(w, ir.Alias)), waiting[0])
-        waiting[waiting.index(cut)] = ordering._cut(cut, stuck, reporter)
+        waiting[waiting.index(cut)] = ordering._cut(cut, frozenset(stuck), reporter)
         settle()
     return ir.Module(tuple(placed.values()), module.root)
 

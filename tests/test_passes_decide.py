@@ -8,6 +8,7 @@ applied to the whole module gives that declaration."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ from schemagen.project.inputs import Input
 
 from conftest import shared
 from golden import ROOT, Case, cases
+
+ordering = importlib.import_module("schemagen.passes.order")  # (the package exports the function)
 
 
 def _reaching(step: Any, item: Input, root: Path, monkeypatch: pytest.MonkeyPatch) -> ir.Module | None:
@@ -52,6 +55,15 @@ def _naming_reads_what_it_says(module: ir.Module, names: Naming) -> None:
 def _tags_read_what_they_say(module: ir.Module) -> None:
     decided = tags.decide([tags.summary(d) for d in module.declarations], Reporter())
     _alone_as_in_the_whole(module, decided, lambda d: {d.name}, tags.tagged)
+
+
+def _order_reads_what_it_says(module: ir.Module) -> None:
+    """A declaration reads of the placement its own cut alone (the order places it, and changes it not)."""
+    placement = ordering.decide([ordering.summary(d) for d in ordering.canonical(module)])
+    whole = {d.name: d for d in ordering.placed(module, placement, Reporter()).declarations}
+    for d in module.declarations:
+        told = ordering.Placement((d.name,), {d.name: placement.cut[d.name]} if d.name in placement.cut else {})
+        assert ordering.placed(ir.Module((d,), None), told, Reporter()).declarations == (whole[d.name],), d.name
 
 
 def _alone_as_in_the_whole(module: ir.Module, decisions: Mapping[str, Any], reads: Callable[[ir.Declaration], set[str]],
@@ -102,3 +114,27 @@ def test_tags_apply_to_a_model_only_its_own_tag_in_openais_description(monkeypat
     module = _reaching(tags.tag, *_openai(), monkeypatch)
     assert module is not None and len(module.declarations) > 1000
     _tags_read_what_they_say(module)
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.name)
+def test_order_applies_to_a_declaration_only_its_own_cut(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
+    for item in _inputs(case):
+        module = _reaching(ordering.order, item, ROOT, monkeypatch)
+        if module is not None:
+            _order_reads_what_it_says(module)
+
+
+def test_order_applies_to_a_declaration_only_its_own_cut_in_openais_description(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _reaching(ordering.order, *_openai(), monkeypatch)
+    assert module is not None and len(module.declarations) > 1000
+    _order_reads_what_it_says(module)
+
+
+def test_order_applies_to_a_declaration_only_its_own_cut_in_a_cycle() -> None:
+    """``Env = dict[str, EnvValue]``, ``EnvValue = str | Env``: one of them is cut, alone as in the whole."""
+    module = ir.Module((ir.Alias("Env", ir.Map(ir.Ref("EnvValue"))), ir.Alias("EnvValue", ir.union(ir.Scalar("str"), ir.Ref("Env"))),
+                        ir.Model("Holder", (ir.Field("env", "env", ir.Ref("Env"), True),))))
+    placement = ordering.decide([ordering.summary(d) for d in ordering.canonical(module)])
+    assert list(placement.cut) == ["Env"]
+    _order_reads_what_it_says(module)

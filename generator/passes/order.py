@@ -16,7 +16,8 @@ error: such a type has no values.
 from __future__ import annotations
 
 import heapq
-from dataclasses import replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from .. import ir
 from ..diagnostics import Reporter, few
@@ -24,23 +25,38 @@ from ..ir.walk import map_types, refs
 from .where import location
 
 
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What ``decide`` reads of one declaration (``summary``)."""
+
+    name: str
+    alias: bool
+    refers: frozenset[str]
+    """An alias: the names its type mentions (all of them needed at import)."""
+    bare: frozenset[str]
+    """The names an alias is, through unions and constraints alone (a cycle of them is pure); for a model,
+    the names the types of its fields with a plain default are so (the enums such a default may be
+    written with are found through them)."""
+    literal: bool = False
+    """An alias of a ``Literal``: an enum class a plain default may be a member of."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where ``decide`` puts the declarations, and what it cuts."""
+
+    order: tuple[str, ...]
+    cut: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """The declarations whose reference back into a cycle is cut, in the order they were cut, each with
+    the names then waiting."""
+    cycle: tuple[str, ...] = ()
+    """Aliases that are each other (an error): nothing is cut then."""
+    waiting: tuple[str, ...] = ()
+    """With ``cycle``: the declarations left waiting, each reported."""
+
+
 def order(module: ir.Module, reporter: Reporter) -> ir.Module:
-    queue = _Queue({d.name: d.type for d in module.declarations if isinstance(d, ir.Alias)})
-    for d in canonical(module):
-        queue.add(d)
-    if queue.waiting:  # only cycles are left
-        waiting = list(queue.waiting.values())
-        # Cutting only removes references, so a pure cycle not there now never appears later.
-        pure = _pure_cycle(waiting, set(queue.stuck))
-        if pure:
-            for d in waiting:
-                reporter.error(location(d), f"type aliases that are each other, in a cycle: {', '.join(pure)}",
-                               "such a type has no values; make one of them an object or a list")
-            return ir.Module(tuple(queue.placed.values()) + tuple(waiting), module.root)
-    while queue.waiting:
-        position = queue.first_alias()
-        queue.replace(position, _cut(queue.waiting[position], queue.stuck, reporter))
-    return ir.Module(tuple(queue.placed.values()), module.root)
+    return placed(module, decide([summary(d) for d in canonical(module)]), reporter)
 
 
 def canonical(module: ir.Module) -> list[ir.Declaration]:
@@ -48,18 +64,60 @@ def canonical(module: ir.Module) -> list[ir.Declaration]:
     return sorted(module.declarations, key=lambda d: (d.name.casefold(), d.name))
 
 
+def summary(d: ir.Declaration) -> Summary:
+    if isinstance(d, ir.Alias):
+        return Summary(d.name, True, frozenset(refs(d.type)), frozenset(_bare_refs(d.type)), isinstance(d.type, ir.Literal))
+    plain = (f.type for f in d.fields if f.default is not None and not isinstance(f.default.value, (list, dict)))
+    return Summary(d.name, False, frozenset(), frozenset(n for t in plain for n in _bare_refs(t)))
+
+
+def decide(summaries: Sequence[Summary]) -> Placement:
+    """The order of the declarations ``summaries`` describe, in the canonical order: each placed as soon
+    as all it needs at import is; then the cycles cut, an alias first."""
+    aliases = {s.name: s for s in summaries if s.alias}
+    queue = _Queue()
+    for s in summaries:
+        queue.add(s.name, s.alias, _needs(s, aliases))
+    if not queue.waiting:
+        return Placement(tuple(queue.placed))
+    # Cutting only removes references, so a pure cycle not there now never appears later.
+    pure = _pure_cycle([aliases[n] for n in queue.waiting.values() if n in aliases], set(queue.stuck))
+    if pure:
+        return Placement(tuple(queue.placed) + tuple(queue.waiting.values()), cycle=tuple(pure),
+                         waiting=tuple(queue.waiting.values()))
+    cut: dict[str, frozenset[str]] = {}
+    while queue.waiting:
+        position = queue.first_alias()
+        name = queue.waiting[position]
+        stuck = cut[name] = frozenset(queue.stuck)
+        queue.replace(position, name, set(aliases[name].refers - stuck) if name in aliases else set())
+    return Placement(tuple(queue.placed), cut)
+
+
+def placed(module: ir.Module, placement: Placement, reporter: Reporter) -> ir.Module:
+    """``module`` in ``placement``'s order, the references back into cycles cut (a declaration reads its
+    own entry of ``placement.cut`` alone); the cuts warned of, a pure cycle's declarations reported."""
+    by_name = {d.name: d for d in module.declarations}
+    if placement.cycle:
+        for name in placement.waiting:
+            reporter.error(location(by_name[name]), f"type aliases that are each other, in a cycle: "
+                           f"{', '.join(placement.cycle)}", "such a type has no values; make one of them an object or a list")
+    for name, stuck in placement.cut.items():
+        if name in by_name:
+            by_name[name] = _cut(by_name[name], stuck, reporter)
+    return ir.Module(tuple(by_name[name] for name in placement.order if name in by_name), module.root)
+
+
 class _Queue:
-    """Declarations in the canonical order, each placed as soon as all it needs is placed.
+    """Names in the canonical order, each placed as soon as all it needs is placed.
 
     Each addition places, round after round, what became ready (within a round, in the order
     the declarations came); a count of missing needs per declaration keeps this linear.
     """
 
-    def __init__(self, aliases: dict[str, ir.Type]) -> None:
-        self.aliases = aliases
-        """Each alias's type (as it came: cutting a cycle only removes references)."""
-        self.placed: dict[str, ir.Declaration] = {}
-        self.waiting: dict[int, ir.Declaration] = {}
+    def __init__(self) -> None:
+        self.placed: dict[str, None] = {}
+        self.waiting: dict[int, str] = {}
         """By position (the order declarations came in), those not placed yet."""
         self.stuck: set[str] = set()
         """The names of the waiting declarations."""
@@ -69,17 +127,17 @@ class _Queue:
         self.waiting_aliases: list[int] = []
         """A heap of the positions of waiting aliases (some since placed: skipped when met)."""
 
-    def add(self, d: ir.Declaration) -> None:
+    def add(self, name: str, alias: bool, needs: set[str]) -> None:
         position = len(self.needs)
-        if isinstance(d, ir.Alias):
+        if alias:
             heapq.heappush(self.waiting_aliases, position)
-        self.replace(position, d)
+        self.replace(position, name, needs)
 
-    def replace(self, position: int, d: ir.Declaration) -> None:
-        """Set (or reset) the declaration at ``position``, then place all that became ready."""
-        self.waiting[position] = d
-        self.stuck.add(d.name)
-        self.needs[position] = needs = _needs(d, self.aliases)
+    def replace(self, position: int, name: str, needs: set[str]) -> None:
+        """Set (or reset) what the declaration at ``position`` needs, then place all that became ready."""
+        self.waiting[position] = name
+        self.stuck.add(name)
+        self.needs[position] = needs
         self.missing[position] = sum(n not in self.placed for n in needs)
         for n in needs:
             self.dependents.setdefault(n, set()).add(position)
@@ -92,15 +150,14 @@ class _Queue:
 
     def _place(self, position: int) -> list[int]:
         """Place one declaration; the positions it made ready."""
-        d = self.waiting.pop(position)
-        self.stuck.discard(d.name)
-        if d.name in self.placed:
-            self.placed[d.name] = d
+        name = self.waiting.pop(position)
+        self.stuck.discard(name)
+        if name in self.placed:
             return []
-        self.placed[d.name] = d
+        self.placed[name] = None
         ready = []
-        for p in self.dependents.pop(d.name, ()):
-            if p in self.waiting and d.name in self.needs[p]:
+        for p in self.dependents.pop(name, ()):
+            if p in self.waiting and name in self.needs[p]:
                 self.missing[p] -= 1
                 if self.missing[p] == 0:
                     ready.append(p)
@@ -113,9 +170,35 @@ class _Queue:
         return self.waiting_aliases[0] if self.waiting_aliases else next(iter(self.waiting))
 
 
-def _pure_cycle(waiting: list[ir.Declaration], stuck: set[str]) -> list[str]:
+def _needs(s: Summary, aliases: Mapping[str, Summary]) -> set[str]:
+    """What a declaration needs at import: an alias, everything it names; a model, the enums a plain
+    default of it may be written with."""
+    if s.alias:
+        return set(s.refers)
+    return {name for name in _enum_candidates(s.bare, aliases) if name != s.name}
+
+
+def _enum_candidates(names: Iterable[str], aliases: Mapping[str, Summary]) -> set[str]:
+    """The aliases a plain default of a type that is ``names`` can be written with: those of a
+    ``Literal`` (with ``enums = "class"`` the default is a member of that class), found through unions,
+    constraints and other aliases, whose names a default does not mention (``True`` for ``X | list[X]``)."""
+    found: set[str] = set()
+    seen: set[str] = set()
+    pending = list(names)
+    while pending:
+        name = pending.pop()
+        if name in aliases and name not in seen:
+            seen.add(name)
+            if aliases[name].literal:
+                found.add(name)
+            else:
+                pending.extend(aliases[name].bare)
+    return found
+
+
+def _pure_cycle(waiting: list[Summary], stuck: set[str]) -> list[str]:
     """Aliases that name each other with no list, map or class in between (``A = B``, ``B = A | None``)."""
-    edges = {d.name: _bare_refs(d.type) & stuck for d in waiting if isinstance(d, ir.Alias)}
+    edges = {s.name: s.bare & stuck for s in waiting}
     acyclic: set[str] = set()
     """Names from which no cycle is reachable: walking them again finds nothing, on any path."""
 
@@ -144,7 +227,7 @@ def _bare_refs(t: ir.Type) -> set[str]:
     return set()
 
 
-def _cut(d: ir.Declaration, stuck: set[str], reporter: Reporter) -> ir.Declaration:
+def _cut(d: ir.Declaration, stuck: frozenset[str], reporter: Reporter) -> ir.Declaration:
     names = few(sorted(stuck))
     reporter.warn(location(d), f"type aliases that refer to each other in a cycle ({names}): "
                   f"in {d.name}, the reference back into the cycle is typed as Any",
@@ -156,32 +239,3 @@ def _cut(d: ir.Declaration, stuck: set[str], reporter: Reporter) -> ir.Declarati
     if isinstance(d, ir.Alias):
         return replace(d, type=map_types(d.type, widen))
     return replace(d, fields=tuple(replace(f, default=None) if f.default is not None else f for f in d.fields))
-
-
-def _needs(d: ir.Declaration, aliases: dict[str, ir.Type]) -> set[str]:
-    if isinstance(d, ir.Alias):
-        return set(refs(d.type))
-    defaulted = (f for f in d.fields if f.default is not None and not isinstance(f.default.value, (list, dict)))
-    return {name for f in defaulted for name in _enum_candidates(f.type, aliases) if name != d.name}
-
-
-def _enum_candidates(t: ir.Type, aliases: dict[str, ir.Type]) -> set[str]:
-    """The aliases a plain default of type ``t`` can be written with: those of a ``Literal`` (with
-    ``enums = "class"`` the default is a member of that class), found through unions, constraints
-    and other aliases, whose names a default does not mention (``True`` for ``X | list[X]``)."""
-    found: set[str] = set()
-    seen: set[str] = set()
-    pending = [t]
-    while pending:
-        match pending.pop():
-            case ir.Union(members):
-                pending.extend(members)
-            case ir.Constrained(inner):
-                pending.append(inner)
-            case ir.Ref(name, None) if name in aliases and name not in seen:
-                seen.add(name)
-                if isinstance(aliases[name], ir.Literal):
-                    found.add(name)
-                else:
-                    pending.append(aliases[name])
-    return found
