@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from .. import ir
 from ..diagnostics import Location, Reporter, few
@@ -18,13 +19,23 @@ from ..ir.walk import LEAVES, types
 from .where import location
 
 
+class UnionSummary(NamedTuple):
+    """What ``decide`` reads of a union: where it was written, the property the schema names its tag
+    (``Union.tag_field``), the tags it gives (``Union.tags``), the names its members refer to."""
+
+    where: Location
+    field: str | None
+    tags: tuple[tuple[str, str], ...]
+    referred: tuple[str, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Summary:
     """What ``decide`` reads of one declaration (``summary``)."""
 
     name: str
-    unions: tuple[tuple[Location, ir.Union, tuple[str, ...]], ...]
-    """The unions in its types: where each was written, the union, and the names its members refer to."""
+    unions: tuple[UnionSummary, ...]
+    """The unions in its types."""
     keys: tuple[str, ...] | None
     """A model's property keys, in order; ``None`` for an alias."""
     constants: tuple[tuple[str, str | int], ...]
@@ -38,7 +49,7 @@ def tag(module: ir.Module, reporter: Reporter) -> ir.Module:
 
 
 def summary(d: ir.Declaration) -> Summary:
-    unions = tuple((where, u, _referred(u)) for where, u in _unions(d))
+    unions = tuple(UnionSummary(where, u.tag_field, u.tags, _referred(u)) for where, u in _unions(d))
     if isinstance(d, ir.Alias):
         return Summary(d.name, unions, None, (), _referred(d.type) if isinstance(d.type, ir.Union) else None)
     constants: dict[str, str | int] = {}
@@ -57,11 +68,11 @@ def decide(summaries: Sequence[Summary], reporter: Reporter) -> dict[str, ir.Tag
     tags: dict[str, ir.Tag | None] = {}
     first: dict[str, tuple[ir.Tag, Location]] = {}  # each model's tag, and the union that gave it first
     for s in summaries:
-        for where, union, referred in s.unions:
+        for where, field, given, referred in s.unions:
             members = list(_models(referred, by_name).values())
             if len(members) < 2:
                 continue
-            found = _tags(members, union.tag_field, dict(union.tags))
+            found = _tags(members, field, dict(given))
             if found is None:
                 names = few([m.name for m in members], " | ")
                 reporter.warn(where, f"no property tells the object types {names} apart "
