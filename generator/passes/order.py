@@ -18,6 +18,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from .. import ir
 from ..diagnostics import Reporter, few
@@ -25,8 +26,7 @@ from ..ir.walk import map_types, refs
 from .where import location
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
+class Summary(NamedTuple):
     """What ``decide`` reads of one declaration (``summary``)."""
 
     name: str

@@ -10,7 +10,7 @@ gives its members other tags than an earlier union gave them: a model has one ta
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import NamedTuple
 
 from .. import ir
@@ -29,8 +29,7 @@ class UnionSummary(NamedTuple):
     referred: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
+class Summary(NamedTuple):
     """What ``decide`` reads of one declaration (``summary``)."""
 
     name: str
