@@ -25,7 +25,8 @@ from schemagen.project.inputs import Input
 from conftest import shared
 from golden import ROOT, Case, cases
 
-ordering = importlib.import_module("schemagen.passes.order")  # (the package exports the function)
+ordering = importlib.import_module("schemagen.passes.order")  # (the package exports the functions)
+sharing = importlib.import_module("schemagen.passes.share")
 
 
 def _reaching(step: Any, item: Input, root: Path, monkeypatch: pytest.MonkeyPatch) -> ir.Module | None:
@@ -66,14 +67,24 @@ def _order_reads_what_it_says(module: ir.Module) -> None:
         assert ordering.placed(ir.Module((d,), None), told, Reporter()).declarations == (whole[d.name],), d.name
 
 
+def _share_reads_what_it_says(module: ir.Module) -> None:
+    by_name = {d.name: d for d in module.declarations}
+    decided = sharing.decide([sharing.summary(d) for d in module.declarations], by_name.__getitem__)
+    _alone_as_in_the_whole(module, decided, lambda d: {d.name, *sharing.summary(d).refers}, sharing.shared,
+                           gone=lambda d: d.name in decided)
+
+
 def _alone_as_in_the_whole(module: ir.Module, decisions: Mapping[str, Any], reads: Callable[[ir.Declaration], set[str]],
-                           apply: Callable[[ir.Module, Mapping[str, Any]], ir.Module]) -> None:
+                           apply: Callable[[ir.Module, Mapping[str, Any]], ir.Module],
+                           gone: Callable[[ir.Declaration], bool] = lambda d: False) -> None:
     """Each declaration, applied ``decisions`` alone with only those it ``reads``, is what it is in the
-    whole module applied all of them."""
-    whole = apply(module, decisions)
-    for d, expected in zip(module.declarations, whole.declarations, strict=True):
+    whole module applied all of them (or, ``gone``, is not there)."""
+    whole = iter(apply(module, decisions).declarations)
+    for d in module.declarations:
         told = {name: decisions[name] for name in reads(d) if name in decisions}
-        assert apply(ir.Module((d,), None), told).declarations == (expected,), d.name
+        expected = () if gone(d) else (next(whole),)
+        assert apply(ir.Module((d,), None), told).declarations == expected, d.name
+    assert next(whole, None) is None
 
 
 def _inputs(case: Case) -> list[Input]:
@@ -86,49 +97,33 @@ def _openai(names: Naming = "schema") -> tuple[Input, Path]:
     return Input("openai", source, "openapi.yaml", names=names), source.parent
 
 
+PASSES: dict[str, tuple[Any, Callable[[ir.Module, Naming], None]]] = {
+    "naming": (naming.name, _naming_reads_what_it_says),
+    "tags": (tags.tag, lambda module, names: _tags_read_what_they_say(module)),
+    "order": (ordering.order, lambda module, names: _order_reads_what_it_says(module)),
+    "share": (sharing.share, lambda module, names: _share_reads_what_it_says(module)),
+}
+"""Each pass split so far: the function in the pipeline, and the check of what it reads."""
+
+
+@pytest.mark.parametrize("step", PASSES)
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.name)
-def test_naming_applies_to_a_declaration_only_the_names_it_reads(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_pass_applies_to_a_declaration_only_what_it_reads(case: Case, step: str,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    function, check = PASSES[step]
     for item in _inputs(case):
-        module = _reaching(naming.name, item, ROOT, monkeypatch)
+        module = _reaching(function, item, ROOT, monkeypatch)
         if module is not None:
-            _naming_reads_what_it_says(module, "schema")
+            check(module, "schema")
 
 
-@pytest.mark.parametrize("names", ["schema", "sdk"])
-def test_naming_applies_to_a_declaration_only_the_names_it_reads_in_openais_description(
-        names: Naming, monkeypatch: pytest.MonkeyPatch) -> None:
-    module = _reaching(naming.name, *_openai(names), monkeypatch)
+@pytest.mark.parametrize(("step", "names"), [*((step, "schema") for step in PASSES), ("naming", "sdk")])
+def test_a_pass_applies_to_a_declaration_only_what_it_reads_in_openais_description(
+        step: str, names: Naming, monkeypatch: pytest.MonkeyPatch) -> None:
+    function, check = PASSES[step]
+    module = _reaching(function, *_openai(names), monkeypatch)
     assert module is not None and len(module.declarations) > 1000
-    _naming_reads_what_it_says(module, names)
-
-
-@pytest.mark.parametrize("case", cases(), ids=lambda c: c.name)
-def test_tags_apply_to_a_model_only_its_own_tag(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
-    for item in _inputs(case):
-        module = _reaching(tags.tag, item, ROOT, monkeypatch)
-        if module is not None:
-            _tags_read_what_they_say(module)
-
-
-def test_tags_apply_to_a_model_only_its_own_tag_in_openais_description(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = _reaching(tags.tag, *_openai(), monkeypatch)
-    assert module is not None and len(module.declarations) > 1000
-    _tags_read_what_they_say(module)
-
-
-@pytest.mark.parametrize("case", cases(), ids=lambda c: c.name)
-def test_order_applies_to_a_declaration_only_its_own_cut(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
-    for item in _inputs(case):
-        module = _reaching(ordering.order, item, ROOT, monkeypatch)
-        if module is not None:
-            _order_reads_what_it_says(module)
-
-
-def test_order_applies_to_a_declaration_only_its_own_cut_in_openais_description(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    module = _reaching(ordering.order, *_openai(), monkeypatch)
-    assert module is not None and len(module.declarations) > 1000
-    _order_reads_what_it_says(module)
+    check(module, names)
 
 
 def test_order_applies_to_a_declaration_only_its_own_cut_in_a_cycle() -> None:

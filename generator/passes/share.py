@@ -11,50 +11,91 @@ differ, and either may change on its own).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import NamedTuple
 
 from .. import ir
 from ..diagnostics import Reporter
-from ..ir.walk import declaration_refs, map_refs, reachable, rename_all
+from ..ir.walk import declaration_refs, map_refs, rename_all
+
+
+class Summary(NamedTuple):
+    """What ``decide`` reads of every declaration (``summary``); the text of a declaration whose
+    outline is a named one's it reads off the declaration itself."""
+
+    name: str
+    inline: bool
+    outline: tuple[object, ...]
+    refers: tuple[str, ...]
+    """The names it refers to."""
 
 
 def share(module: ir.Module, reporter: Reporter) -> ir.Module:
-    while True:  # a copy skipped as one of its own ancestors' equals (see ``_Signatures``): again until none is
-        shared = _share(module)
-        if shared is module:
-            return module
-        module = shared
-
-
-def _share(module: ir.Module) -> ir.Module:
     by_name = {d.name: d for d in module.declarations}
-    if all(not d.inline for d in module.declarations):
-        return module
-    outlines: dict[tuple[object, ...], list[str]] = {}
-    for d in module.declarations:
-        if not d.inline:
-            outlines.setdefault(_outline(d), []).append(d.name)
-    text = _Signatures(by_name, outlines)
-    same = {d.name: twin for d in module.declarations if d.inline and (twin := text.twin(d.name)) is not None}
-    if not same:
-        return module
-    kept = tuple(d for d in module.declarations if d.name not in same)
-    return _reachable(rename_all(ir.Module(kept, module.root), same), set(same), by_name)
+    return shared(module, decide([summary(d) for d in module.declarations], by_name.__getitem__))
 
 
-def _reachable(module: ir.Module, gone: set[str], before: dict[str, ir.Declaration]) -> ir.Module:
-    """``module`` without the inline declarations that only the ``gone`` copies referred to."""
+def summary(d: ir.Declaration) -> Summary:
+    return Summary(d.name, d.inline, _outline(d), tuple(dict.fromkeys(declaration_refs(d))))
+
+
+def decide(summaries: Sequence[Summary], declaration: Callable[[str], ir.Declaration]) -> dict[str, str | None]:
+    """The inline declarations that go: each with the named declaration it is the twin of (what
+    referred to it refers to that one), or ``None`` where only copies that went referred to it.
+    Round after round, a copy skipped as one of its own ancestors' equals (see ``_Signatures``), until
+    none is. ``declaration``: a declaration by name, asked for the text of those whose outline is some
+    named declaration's (a few in a thousand)."""
+    gone: dict[str, str | None] = {}
+    renamed: dict[str, str] = {}
+    while True:
+        live = {s.name: s for s in summaries if s.name not in gone}
+        if all(not s.inline for s in live.values()):
+            return gone
+        outlines: dict[tuple[object, ...], list[str]] = {}
+        for s in live.values():
+            if not s.inline:
+                outlines.setdefault(s.outline, []).append(s.name)
+        text = _Signatures(live, outlines, declaration, dict(renamed))
+        same = {s.name: twin for s in live.values() if s.inline and (twin := text.twin(s.name)) is not None}
+        if not same:
+            return gone
+        gone.update(same)
+        renamed.update(same)
+        gone.update(dict.fromkeys(_unreachable(live, same, renamed)))
+
+
+def shared(module: ir.Module, sharing: Mapping[str, str | None]) -> ir.Module:
+    """``module`` without the declarations ``sharing`` says go, what referred to a twin referring to the
+    named declaration instead (a declaration reads its own entry and those of the names it refers to)."""
+    if not sharing:
+        return module
+    kept = tuple(d for d in module.declarations if d.name not in sharing)
+    return rename_all(ir.Module(kept, module.root), {name: twin for name, twin in sharing.items() if twin is not None})
+
+
+def _unreachable(live: Mapping[str, Summary], same: Mapping[str, str], renamed: Mapping[str, str]) -> set[str]:
+    """The inline declarations that only the copies ``same`` (gone) referred to, and no other does."""
+    def refers(s: Summary) -> list[str]:
+        return [renamed.get(n, n) for n in s.refers]
+
     candidates: set[str] = set()
-    todo = [n for g in gone for n in declaration_refs(before[g])]
+    todo = [n for g in same for n in refers(live[g])]
     while todo:
         n = todo.pop()
-        d = before.get(n)
-        if d is not None and d.inline and n not in candidates and n not in gone:
+        s = live.get(n)
+        if s is not None and s.inline and n not in candidates and n not in same:
             candidates.add(n)
-            todo.extend(declaration_refs(d))
+            todo.extend(refers(s))
     if not candidates:  # (the usual case: each declaration is its own root, and all are kept)
-        return module
-    return reachable(module, [d.name for d in module.declarations if d.name not in candidates])
+        return candidates
+    reached: set[str] = set()
+    pending = [n for n in live if n not in same and n not in candidates]
+    while pending:
+        n = pending.pop()
+        if n not in reached and n in live and n not in same:
+            reached.add(n)
+            pending.extend(refers(live[n]))
+    return candidates - reached
 
 
 def _outline(d: ir.Declaration) -> tuple[object, ...]:
@@ -77,9 +118,14 @@ class _Signatures:
     text never equals one that holds it; the next round of ``share`` sees what this order hides.
     """
 
-    def __init__(self, by_name: dict[str, ir.Declaration], outlines: dict[tuple[object, ...], list[str]]) -> None:
+    def __init__(self, by_name: Mapping[str, Summary], outlines: dict[tuple[object, ...], list[str]],
+                 declaration: Callable[[str], ir.Declaration], renamed: Mapping[str, str]) -> None:
+        """``renamed``: the names the earlier rounds replaced, by what replaced them (the declarations,
+        as ``declaration`` gives them, still say the names they were written with)."""
         self.by_name = by_name
         self.outlines = outlines
+        self.declaration = declaration
+        self.renamed = renamed
         self.done: dict[str, str] = {}
         self.numbers: dict[str, int] = {}
         self.twins: dict[str, str | None] = {}
@@ -93,7 +139,7 @@ class _Signatures:
         """The first declaration the schema names whose text is this inline declaration's, if any."""
         if name in self.twins:
             return self.twins[name]
-        outline = _outline(self.by_name[name])
+        outline = self.by_name[name].outline
         candidates = self.outlines.get(outline, ())
         # the whole text only where the outline already matches (a few in a thousand)
         mine = self.of(name) if candidates else ""
@@ -140,7 +186,7 @@ class _Signatures:
 
         self.busy.add(name)
         try:
-            result = repr(_bare(self.by_name[name], written))
+            result = repr(_bare(self.declaration(name), lambda n: written(self.renamed.get(n, n))))
         finally:
             self.busy.discard(name)
         if reach == 0:
