@@ -4,7 +4,9 @@ reads, so that an unchanged declaration whose decisions are unchanged is known u
 
 Checked on the module as it reaches the pass, for every golden case and OpenAI's description: the
 pass applied to one declaration alone, with only what it reads of the decisions, gives what the pass
-applied to the whole module gives that declaration."""
+applied to the whole module gives that declaration. The passes of defaults decide nothing over the
+module: each checks a declaration's defaults against the declarations they reach, so the pass applied
+to a declaration with what it reaches gives what it gives in the whole module."""
 
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ import pytest
 from schemagen import ir, passes
 from schemagen.diagnostics import Reporter, SchemaError
 from schemagen.names import Naming
-from schemagen.passes import naming, tags
+from schemagen.ir.walk import reachable
+from schemagen.passes import defaults, naming, required_defaults as required, tags
 from schemagen.project import pipeline
 from schemagen.project.inputs import Input
 
@@ -87,23 +90,40 @@ def _alone_as_in_the_whole(module: ir.Module, decisions: Mapping[str, Any], read
     assert next(whole, None) is None
 
 
+def _reaching_each(module: ir.Module, apply: Callable[[ir.Module], ir.Module]) -> None:
+    """Each declaration with a default, in a module of it and the declarations it reaches alone, comes
+    out of ``apply`` as it does out of the whole module (the others it leaves as they are)."""
+    whole = {d.name: d for d in apply(module).declarations}
+    for d in module.declarations:
+        if isinstance(d, ir.Model) and any(f.default is not None for f in d.fields):
+            alone = {e.name: e for e in apply(reachable(module, [d.name])).declarations}
+            assert alone[d.name] == whole[d.name], d.name
+
+
 def _inputs(case: Case) -> list[Input]:
-    return [Input("case", source, source.relative_to(ROOT).as_posix(), case.dialect)  # type: ignore[arg-type]
+    return [Input("case", source, source.relative_to(ROOT).as_posix(), case.dialect,  # type: ignore[arg-type]
+                  required_defaults=case.settings.get("required_defaults"))  # type: ignore[arg-type]
             for source in case.inputs]
 
 
-def _openai(names: Naming = "schema") -> tuple[Input, Path]:
+def _openai(names: Naming = "schema", setting: Any = None) -> tuple[Input, Path]:
     source = shared("corpora/openai/openapi.yaml")
-    return Input("openai", source, "openapi.yaml", names=names), source.parent
+    return Input("openai", source, "openapi.yaml", names=names, required_defaults=setting), source.parent
 
 
-PASSES: dict[str, tuple[Any, Callable[[ir.Module, Naming], None]]] = {
-    "naming": (naming.name, _naming_reads_what_it_says),
-    "tags": (tags.tag, lambda module, names: _tags_read_what_they_say(module)),
-    "order": (ordering.order, lambda module, names: _order_reads_what_it_says(module)),
-    "share": (sharing.share, lambda module, names: _share_reads_what_it_says(module)),
+PASSES: dict[str, tuple[Any, Callable[[ir.Module, Input], None]]] = {
+    "naming": (naming.name, lambda module, item: _naming_reads_what_it_says(module, item.names)),
+    "tags": (tags.tag, lambda module, item: _tags_read_what_they_say(module)),
+    "order": (ordering.order, lambda module, item: _order_reads_what_it_says(module)),
+    "share": (sharing.share, lambda module, item: _share_reads_what_it_says(module)),
+    "required_defaults": (required.read_required_defaults, lambda module, item: _reaching_each(
+        module, lambda m: required.read_required_defaults(m, Reporter(), item.required_defaults))),
+    "check_defaults": (defaults.check_defaults, lambda module, item: _reaching_each(
+        module, lambda m: defaults.check_defaults(m, Reporter()))),
+    "break_endless_defaults": (defaults.break_endless_defaults, lambda module, item: _reaching_each(
+        module, lambda m: defaults.break_endless_defaults(m, Reporter()))),
 }
-"""Each pass split so far: the function in the pipeline, and the check of what it reads."""
+"""Each pass: the function in the pipeline, and the check of what it reads."""
 
 
 @pytest.mark.parametrize("step", PASSES)
@@ -114,16 +134,19 @@ def test_a_pass_applies_to_a_declaration_only_what_it_reads(case: Case, step: st
     for item in _inputs(case):
         module = _reaching(function, item, ROOT, monkeypatch)
         if module is not None:
-            check(module, "schema")
+            check(module, item)
 
 
-@pytest.mark.parametrize(("step", "names"), [*((step, "schema") for step in PASSES), ("naming", "sdk")])
+@pytest.mark.parametrize(("step", "names", "setting"), [
+    *((step, "schema", None) for step in PASSES), ("naming", "sdk", None),
+    *((step, "schema", "optional") for step in ("required_defaults", "check_defaults", "break_endless_defaults"))])
 def test_a_pass_applies_to_a_declaration_only_what_it_reads_in_openais_description(
-        step: str, names: Naming, monkeypatch: pytest.MonkeyPatch) -> None:
+        step: str, names: Naming, setting: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     function, check = PASSES[step]
-    module = _reaching(function, *_openai(names), monkeypatch)
+    item, root = _openai(names, setting)
+    module = _reaching(function, item, root, monkeypatch)
     assert module is not None and len(module.declarations) > 1000
-    check(module, names)
+    check(module, item)
 
 
 def test_order_applies_to_a_declaration_only_its_own_cut_in_a_cycle() -> None:
