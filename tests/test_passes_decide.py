@@ -19,8 +19,8 @@ import pytest
 
 from schemagen import ir, passes
 from schemagen.diagnostics import Reporter, SchemaError
-from schemagen.names import Naming
 from schemagen.ir.walk import reachable
+from schemagen.names import Naming
 from schemagen.passes import defaults, naming, required_defaults as required, tags
 from schemagen.project import pipeline
 from schemagen.project.inputs import Input
