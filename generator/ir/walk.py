@@ -98,17 +98,35 @@ def declaration_refs(d: ir.Declaration) -> Iterator[str]:
     return refs(*top_types(d))
 
 
-def reachable(module: ir.Module, roots: Iterable[str]) -> ir.Module:
-    """``module`` with only the declarations named in ``roots`` and those they refer to, directly or
-    not, in their order."""
-    by_name = {d.name: d for d in module.declarations}
+def mentions(d: ir.Declaration) -> Iterator[str]:
+    """The names ``d``'s types mention: as a reference (to a declaration of this module), or as a member a
+    union's tags name."""
+    for n in types(*top_types(d)):
+        if isinstance(n, ir.Ref):
+            if n.module is None:
+                yield n.name
+        elif isinstance(n, ir.Union):
+            yield from (member for member, _ in n.tags)
+
+
+def reached(roots: Iterable[str], refers: Callable[[str], Iterable[str] | None]) -> set[str]:
+    """The names ``roots`` name, and those they refer to, directly or not: ``refers`` says what a name
+    refers to, ``None`` for a name that is no node of the graph (left out)."""
     kept: set[str] = set()
     pending = list(roots)
     while pending:
         name = pending.pop()
-        if name not in kept and name in by_name:
+        if name not in kept and (targets := refers(name)) is not None:
             kept.add(name)
-            pending.extend(declaration_refs(by_name[name]))
+            pending.extend(targets)
+    return kept
+
+
+def reachable(module: ir.Module, roots: Iterable[str]) -> ir.Module:
+    """``module`` with only the declarations named in ``roots`` and those they refer to, directly or
+    not, in their order."""
+    by_name = {d.name: d for d in module.declarations}
+    kept = reached(roots, lambda name: declaration_refs(by_name[name]) if name in by_name else None)
     if len(kept) == len(by_name):
         return module
     return ir.Module(tuple(d for d in module.declarations if d.name in kept), module.root)
@@ -144,11 +162,6 @@ def rename_all(module: ir.Module, renamed: Mapping[str, str]) -> ir.Module:
 
 
 def _names_any(d: ir.Declaration, names: set[str]) -> bool:
-    """``d``'s types mention one of ``names``: as a reference, or as a member a union's tags name."""
-    for n in types(*top_types(d)):
-        if isinstance(n, ir.Ref):
-            if n.module is None and n.name in names:
-                return True
-        elif isinstance(n, ir.Union) and any(member in names for member, _ in n.tags):
-            return True
-    return False
+    """``d``'s types mention one of ``names`` (``mentions``)."""
+    return any(n in names for n in mentions(d))
+

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from .. import ir
 from ..diagnostics import Reporter
-from ..ir.walk import rename_all, top_types, types
+from ..ir.walk import mentions, rename_all, types
 from ..names import (FIELD_RESERVED, FORMAT_NAMES, MODULE_NAMES, OUTPUT_NAMES, RESERVED, Both, identifier, pascal,
                      Naming, as_written, portable_wire_name, unique, words)
 from .where import location
@@ -63,13 +63,7 @@ def named(module: ir.Module, classes: Mapping[str, str], reporter: Reporter) -> 
 
 def reads(d: ir.Declaration) -> set[str]:
     """The names whose class names ``named`` reads to name ``d``: its own, and those it mentions."""
-    mentioned = {d.name}
-    for t in types(*top_types(d)):
-        if isinstance(t, ir.Ref) and t.module is None:
-            mentioned.add(t.name)
-        elif isinstance(t, ir.Union):
-            mentioned.update(member for member, _ in t.tags)
-    return mentioned
+    return {d.name, *mentions(d)}
 
 
 def class_name(text: str, reserved: Container[str]) -> str:

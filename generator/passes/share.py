@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from .. import ir
 from ..diagnostics import Reporter
-from ..ir.walk import declaration_refs, map_refs, rename_all
+from ..ir.walk import declaration_refs, map_refs, reached, rename_all
 
 
 class Summary(NamedTuple):
@@ -75,27 +75,16 @@ def shared(module: ir.Module, sharing: Mapping[str, str | None]) -> ir.Module:
 
 def _unreachable(live: Mapping[str, Summary], same: Mapping[str, str], renamed: Mapping[str, str]) -> set[str]:
     """The inline declarations that only the copies ``same`` (gone) referred to, and no other does."""
-    def refers(s: Summary) -> list[str]:
+    def refers(name: str, inline_only: bool) -> list[str] | None:
+        s = live.get(name)
+        if s is None or name in same or (inline_only and not s.inline):
+            return None
         return [renamed.get(n, n) for n in s.refers]
 
-    candidates: set[str] = set()
-    todo = [n for g in same for n in refers(live[g])]
-    while todo:
-        n = todo.pop()
-        s = live.get(n)
-        if s is not None and s.inline and n not in candidates and n not in same:
-            candidates.add(n)
-            todo.extend(refers(s))
+    candidates = reached((renamed.get(n, n) for g in same for n in live[g].refers), lambda n: refers(n, True))
     if not candidates:  # (the usual case: each declaration is its own root, and all are kept)
         return candidates
-    reached: set[str] = set()
-    pending = [n for n in live if n not in same and n not in candidates]
-    while pending:
-        n = pending.pop()
-        if n not in reached and n in live and n not in same:
-            reached.add(n)
-            pending.extend(refers(live[n]))
-    return candidates - reached
+    return candidates - reached((n for n in live if n not in candidates), lambda n: refers(n, False))
 
 
 def _outline(d: ir.Declaration) -> tuple[object, ...]:

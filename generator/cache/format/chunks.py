@@ -151,8 +151,10 @@ def gap(last: Kind, first: Kind, written: int) -> int:
     ``written`` blank lines between them."""
     if first == "class":
         return 2
-    if last in ("import", "class"):
-        return 1 if last == "import" else 2
+    if last == "import":
+        return 1
+    if last == "class":
+        return 2
     return min(written, 2)
 
 
