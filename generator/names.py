@@ -7,7 +7,7 @@ import keyword
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Container, Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping, MutableSet
 from functools import lru_cache
 from typing import Literal, TypeVar
 
@@ -138,7 +138,7 @@ def _identifier(text: str, style: str) -> str:
     return fallback + ("" if style == "pascal" else "_") + name if name[0].isdigit() else name
 
 
-def unique(name: str, taken: set[str]) -> str:
+def unique(name: str, taken: MutableSet[str]) -> str:
     """``name``, or ``name_2``, ``name_3``… : the first not in ``taken`` (which it joins)."""
     candidate, n = name, 1
     while candidate in taken:

@@ -9,7 +9,8 @@ By rule: ``lowering`` (declarations, and the dispatch on what a schema is), ``re
 (``$ref``), ``folding`` (``allOf``, and a ``$ref`` with constraining siblings), ``objects``,
 ``arrays``, ``literals`` (``const``, ``enum``), ``unions`` (``anyOf``, ``oneOf``); beside them
 ``merge`` (an intersection folded into one schema), ``shapes`` (what one schema says on its own),
-``constraints`` (limits and formats), and ``context`` (what the rules share).
+``constraints`` (limits and formats), and ``context`` (what the rules share). ``units``: a
+definition lowered on its own, from what it reads of the others.
 """
 
 from .context import External

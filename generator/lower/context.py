@@ -3,7 +3,7 @@ back into (the lowering they are part of, ``lowering.Lowering``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, MutableSet
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -17,12 +17,47 @@ from ..names import unique
 External = Callable[[str, Location], ir.Type]
 
 
+class Taken(MutableSet[str]):
+    """The class names taken so far, each with the definition whose lowering took it (``""``: the names
+    of the definitions, taken first). A name asked for while ``unit`` is lowered and found taken by
+    another definition's lowering is written in ``met``: lowered on its own, ``unit`` would have found it free."""
+
+    def __init__(self, met: dict[str, set[str]]) -> None:
+        self.by: dict[str, str] = {}
+        self.unit = ""
+        self.met = met
+
+    def __contains__(self, name: object) -> bool:
+        owner = self.by.get(name) if isinstance(name, str) else None
+        if owner is None:
+            return False
+        if owner and owner != self.unit:
+            self.met.setdefault(self.unit, set()).add(owner)
+        return True
+
+    def add(self, name: str) -> None:
+        self.by.setdefault(name, self.unit)
+
+    def discard(self, name: str) -> None:
+        self.by.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.by)
+
+    def __len__(self) -> int:
+        return len(self.by)
+
+    def given(self) -> set[str]:
+        """The names of the definitions (those taken before any was lowered)."""
+        return {name for name, owner in self.by.items() if not owner}
+
+
 class Names(Mapping[str, str]):
     """Each definition's class name, by key. The names the schema gives are taken first, in order; a
     derived one (``Definition.derived``) when it is first asked for: when it is lowered, after every
     other definition and what they declare inline, unless something refers to it sooner."""
 
-    def __init__(self, definitions: Mapping[str, Definition], taken: set[str], own: Mapping[str, str]) -> None:
+    def __init__(self, definitions: Mapping[str, Definition], taken: Taken, own: Mapping[str, str]) -> None:
         """``own``: names that replace some of the schema's (``sdk.sdk_names``)."""
         self.definitions = definitions
         self.taken = taken
@@ -40,9 +75,13 @@ class Names(Mapping[str, str]):
         if found is None:
             definition = self.definitions[key]  # (KeyError: no definition)
             name = python_name(definition.schema) or definition.name
-            # a name made for it that an inline class took already: it is the body (`CreateOrderRequestBody`)
-            name = name + "Body" if name in self.taken and name + "Body" not in self.taken else name
-            found = self.chosen[key] = unique(name, self.taken)
+            asker, self.taken.unit = self.taken.unit, key  # (the name is the derived definition's, whoever asks)
+            try:
+                # a name made for it that an inline class took already: it is the body (`CreateOrderRequestBody`)
+                name = name + "Body" if name in self.taken and name + "Body" not in self.taken else name
+                found = self.chosen[key] = unique(name, self.taken)
+            finally:
+                self.taken.unit = asker
         return found
 
     def __iter__(self) -> Iterator[str]:
@@ -56,6 +95,46 @@ def python_name(schema: Schema) -> str | None:
     """The name a vendor extension gives the schema's class (``PYTHON_NAME``)."""
     name = schema.get(PYTHON_NAME)
     return name if isinstance(name, str) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """What a definition lowered on its own (``units.alone``) is given of the whole set."""
+
+    names: Mapping[str, str]
+    """Each definition's class name, by key, as ``Names`` chose them over the whole set."""
+    named: frozenset[str]
+    """``Scope.named``."""
+    given: frozenset[str]
+    """The class names taken before any definition was lowered (``Taken.given``)."""
+    readable: frozenset[str]
+    """The keys of the definitions its lowering may read (``units.reads``)."""
+
+
+class NotRead(Exception):
+    """A definition was read that ``units.reads`` does not list (a bug of ``reads``)."""
+
+
+class Readable(Mapping[str, Definition]):
+    """``definitions`` of which only those in ``readable`` may be read; which keys there are is known."""
+
+    def __init__(self, definitions: Mapping[str, Definition], readable: frozenset[str]) -> None:
+        self.definitions = definitions
+        self.readable = readable
+
+    def __getitem__(self, key: str) -> Definition:
+        if key not in self.readable and key in self.definitions:
+            raise NotRead(key)
+        return self.definitions[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.definitions
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.definitions)
+
+    def __len__(self) -> int:
+        return len(self.definitions)
 
 
 @dataclass(frozen=True, slots=True)

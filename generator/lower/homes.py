@@ -17,7 +17,7 @@ from ..frontend.schema import Definition
 from .shapes import REF_ANNOTATIONS
 
 _UNIONS = ("anyOf", "oneOf")
-_BESIDE_NOTHING = REF_ANNOTATIONS | set(_UNIONS)
+BESIDE_NOTHING = REF_ANNOTATIONS | set(_UNIONS)
 """A union with no other keyword than these: its branches take nothing from beside them."""
 
 
@@ -25,7 +25,7 @@ def home_first(definitions: Mapping[str, Definition]) -> list[str]:
     """The keys of ``definitions`` in order, each moved after those it folds in (a cycle is cut where
     it is met again)."""
     own = {id(d.schema) for d in definitions.values()}
-    folds = {key: [k for k in _folded(d.schema, own) if k in definitions and k != key] for key, d in definitions.items()}
+    folds = {key: [k for k in folded(d.schema, own) if k in definitions and k != key] for key, d in definitions.items()}
     done: set[str] = set()
     ordered: list[str] = []
     for start in definitions:
@@ -45,7 +45,7 @@ def home_first(definitions: Mapping[str, Definition]) -> list[str]:
     return ordered
 
 
-def _folded(root: Any, own: set[int]) -> list[str]:
+def folded(root: Any, own: set[int]) -> list[str]:
     """The ``$ref`` targets folding copies into ``root`` (not into the definitions nested in it)."""
     found: list[str] = []
     seen: set[int] = set()
@@ -65,7 +65,7 @@ def _folded(root: Any, own: set[int]) -> list[str]:
         if isinstance(ref, str) and not REF_ANNOTATIONS.issuperset(node):
             found.append(ref)
         members = _list(node.get("allOf"))
-        if ("anyOf" in node or "oneOf" in node) and not _BESIDE_NOTHING.issuperset(node):
+        if ("anyOf" in node or "oneOf" in node) and not BESIDE_NOTHING.issuperset(node):
             members = [*members, *_list(node.get("anyOf")), *_list(node.get("oneOf"))]  # branches take what is beside them
         for member in members:
             if isinstance(member, dict) and isinstance(member.get("$ref"), str):

@@ -18,7 +18,7 @@ from ..ir.walk import map_declaration_types, map_refs, nesting, reachable
 from ..names import Naming, as_written, unique
 from . import arrays, objects, references, unions
 from .constraints import constrain, scalar
-from .context import External, Names, Scope, python_name
+from .context import External, Known, Names, Readable, Scope, Taken, python_name
 from .folding import Folder
 from .homes import home_first
 from .literals import literal
@@ -49,32 +49,48 @@ def lower(schemas: SchemaSet, reporter: Reporter, external: External | None = No
     A definition copied from another file (``bundle``: a key that names its file) is there for the
     references to it; if all of them were folded away (an ``allOf`` member), its declaration is not kept.
     """
-    lowering = Lowering(schemas, reporter, external, sdk_names(schemas.definitions, schemas.responses)
-                        if names == "sdk" else {})
-    copied: set[int] = set()
-    for key in home_first(schemas.definitions):
-        start = len(lowering.declarations)
-        lowering.unit(key)
-        if not key.startswith("#"):
-            copied.update(range(start, len(lowering.declarations)))
+    lowering = lowered(schemas, reporter, external, names)
+    copied = {i for key, (start, end) in lowering.spans.items() if not key.startswith("#") for i in range(start, end)}
     module = lowering.module()
     if copied:
         module = reachable(module, [d.name for i, d in enumerate(lowering.declarations) if d and i not in copied])
     return shortened(module, lowering.declared_in, names)
 
 
+def lowered(schemas: SchemaSet, reporter: Reporter, external: External | None = None,
+            names: Naming = "schema") -> Lowering:
+    """Each definition of ``schemas`` lowered, in ``home_first``'s order, with what each made (``spans``)
+    and met of the others (``met``)."""
+    lowering = Lowering(schemas, reporter, external, sdk_names(schemas.definitions, schemas.responses)
+                        if names == "sdk" else {})
+    for key in home_first(schemas.definitions):
+        lowering.unit(key)
+    return lowering
+
+
 class Lowering:
     def __init__(self, schemas: SchemaSet, reporter: Reporter, external: External | None,
-                 own: dict[str, str]) -> None:
+                 own: dict[str, str], known: Known | None = None) -> None:
+        """``known``: what is decided over the whole set, for definitions lowered on their own (``units``)."""
         definitions = schemas.definitions
-        self.taken: set[str] = set()
+        self.met: dict[str, set[str]] = {}
+        """Each definition, with the others whose inline names or models its lowering met (``Taken``, ``inline``):
+        lowered on its own, it would make other declarations. Each one not here makes what it makes alone."""
+        self.taken = Taken(self.met)
         """The class names taken so far: the definitions' first, in order, then inline ones as they come."""
         self.own = own
         """Names that replace the schema's (``sdk.sdk_names``): the class says the schema's in its docstring."""
-        names = Names(definitions, self.taken, own)
         defined = {id(d.schema): key for key, d in definitions.items()}
-        self.scope = Scope(definitions, names, frozenset(names.chosen.values()), defined, reporter, external,
-                           schemas.anything)
+        if known is None:
+            names = Names(definitions, self.taken, own)
+            self.scope = Scope(definitions, names, frozenset(names.chosen.values()), defined, reporter, external,
+                               schemas.anything)
+        else:
+            self.taken |= known.given
+            self.scope = Scope(Readable(definitions, known.readable), known.names, known.named, defined, reporter,
+                               external, schemas.anything)
+        self.spans: dict[str, tuple[int, int]] = {}
+        """Where each definition lowered so far put its declarations (``declarations[start:end]``)."""
         self.folder = Folder(self.scope, lambda member: references.ref(self, member))
         self.declarations: list[ir.Declaration | None] = []
         """In order; a slot is ``None`` while its declaration is being made (what it nests comes after)."""
@@ -98,13 +114,14 @@ class Lowering:
     def unit(self, key: str) -> None:
         """Lower one definition of the set (and what it declares inline)."""
         definition = self.scope.definitions[key]  # a derived name is an inline one: the schema gives it none
-        self.unit_key = key
+        self.unit_key = self.taken.unit = key
         slot = len(self.declarations)
         self.declare(self.scope.names[key], definition.schema, inline=definition.derived,
                      null_at_refs=references.nullable(self, key))
         made = self.declarations[slot]
         if key in self.own and made is not None and made.name == self.own[key]:
             self.declarations[slot] = replace(made, doc=as_written(made.doc, definition.name))
+        self.spans[key] = (slot, len(self.declarations))
 
     def expand(self, schema: Schema) -> Schema:
         return self.folder.expand(schema)
@@ -156,6 +173,7 @@ class Lowering:
         definition, named by the first definition met (``home_first`` makes it the one that writes it)."""
         same = self.placed.get(schema)
         if same is not None and same[1] != self.unit_key:
+            self.met.setdefault(self.unit_key, set()).add(same[1])
             return ir.Ref(same[0])
         vendor = python_name(schema)  # the name a vendor extension gives it, unless a class has it (definitions first)
         name = self.take(vendor if vendor is not None and self.free(vendor) else hint)
