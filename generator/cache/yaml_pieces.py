@@ -62,16 +62,28 @@ class _Fallback(Exception):
     """This text is not cut into pieces: parse it whole."""
 
 
-def read_document(path: Path, display: str, store: Cache, processes: int = 1) -> Any:
+Sources = list[tuple[tuple[str, ...], str]]
+"""Where each piece of a document read by pieces is (the keys leading to its entry), with the digest
+of its text: what each part of the document was read from."""
+
+
+def read_document(path: Path, display: str, store: Cache, processes: int = 1,
+                  sources: dict[str, Sources] | None = None) -> Any:
     """``frontend.read.read_document``, a long YAML text read piece by piece through ``store`` (by up to
-    ``processes`` processes where there is much to parse)."""
+    ``processes`` processes where there is much to parse). ``sources``: where the pieces of a document
+    read by pieces are put, by its display path (one read whole has none)."""
     text = read.read_text(path, display)
+    if sources is not None:
+        sources.pop(display, None)
     if len(text) < PIECES_FROM:
         return read.parse(text, path.suffix, display)
     measured: list[int | None] = [None]
 
     def by_pieces(whole: str) -> Any:  # how YAML is parsed (a JSON text never is)
-        value, measured[0] = load_measured(whole, read.load_yaml, store, read.yaml_version(), processes)
+        found: Sources = []
+        value, measured[0] = load_measured(whole, read.load_yaml, store, read.yaml_version(), processes, found)
+        if sources is not None and found:
+            sources[display] = found
         return value
 
     return read.parse(text, path.suffix, display, by_pieces, lambda: measured[0])
@@ -83,19 +95,24 @@ def load(text: str, parse: Parse, store: Cache, version: str) -> Any:
 
 
 def load_measured(text: str, parse: Parse, store: Cache, version: str,
-                  processes: int = 1) -> tuple[Any, int | None]:
+                  processes: int = 1, sources: Sources | None = None) -> tuple[Any, int | None]:
     """``load``, and how deep the value nests (``nesting.levels``) when it was put together from pieces:
     each piece's levels are kept beside its value, so the document is not walked again after an edit.
-    ``processes``: how many processes may parse pieces (this one included)."""
+    ``processes``: how many processes may parse pieces (this one included); ``sources``: where the pieces
+    are listed, when the value was put together from them."""
     if text.startswith("\ufeff") or re.search(r"^(?:---|\.\.\.|%)", text, re.MULTILINE):
         return parse(text), None
     try:
         tree = _entries(text, 0, len(text), 0)
         if not tree:
             raise _Fallback
-        return _Reader(parse, store, version, processes).document(tree, text)
+        reader = _Reader(parse, store, version, processes)
+        result = reader.document(tree, text)
     except _Fallback:
         return parse(text), None
+    if sources is not None:
+        sources += reader.sources
+    return result
 
 
 # A piece tree: for each entry of a mapping, either a leaf ``(start, end, indent)`` (text[start:end],
@@ -155,6 +172,7 @@ class _Reader:
         self.parsed: dict[str, tuple[Any, int]] = {}
         """Pieces parsed before the document is put together (``_share_out``): key → value and levels."""
         self.new: dict[str, bytes] = {}
+        self.sources: Sources = []
 
     def document(self, tree: list[Entry], text: str) -> tuple[dict[Any, Any], int]:
         """The document and its levels."""
@@ -166,21 +184,23 @@ class _Reader:
         if self.processes > 1:
             self._share_out(list({key: piece for piece, key in zip(texts, keys) if key not in self.found}.items()))
         self.pieces = zip(texts, keys)
-        result = self._mapping(tree)
+        result = self._mapping(tree, ())
         if self.new:
             self.store.put_many(NAMESPACE, self.new)
         return result
 
-    def _mapping(self, tree: list[Entry]) -> tuple[dict[Any, Any], int]:
-        """The mapping of ``tree``'s entries, and its levels (``nesting.levels``: itself one)."""
+    def _mapping(self, tree: list[Entry], path: tuple[str, ...]) -> tuple[dict[Any, Any], int]:
+        """The mapping of ``tree``'s entries (at ``path``), and its levels (``nesting.levels``: itself one)."""
         mapping: dict[Any, Any] = {}
         tallest = 0
         for entry in tree:
-            key, value, levels = self._one(*next(self.pieces))
+            piece, digest = next(self.pieces)
+            key, value, levels = self._one(piece, digest)
+            self.sources.append(((*path, str(key)), digest))
             if len(entry) == 4:
                 if value is not None:
                     raise _Fallback
-                value, levels = self._mapping(entry[3])
+                value, levels = self._mapping(entry[3], (*path, str(key)))
             if key in mapping:
                 raise _Fallback  # a key written twice: the whole text says where
             mapping[key] = value

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .. import ir
-from ..diagnostics import Location, Reporter
-from ..frontend.schema import PYTHON_NAME, Definition, Schema
+from ..diagnostics import Diagnostic, Location, Reporter
+from ..frontend.schema import PYTHON_NAME, Definition, Schema, SchemaSet
 from ..names import unique
 
 #: Resolves a reference to another file (``schemas/other.json#/definitions/X``) to a type of the
@@ -26,9 +26,14 @@ class Taken(MutableSet[str]):
         self.by: dict[str, str] = {}
         self.unit = ""
         self.met = met
+        self.asked: dict[str, set[str]] = {}
+        """The names each definition's lowering asked about, taken or not."""
 
     def __contains__(self, name: object) -> bool:
-        owner = self.by.get(name) if isinstance(name, str) else None
+        if not isinstance(name, str):
+            return False
+        self.asked.setdefault(self.unit, set()).add(name)
+        owner = self.by.get(name)
         if owner is None:
             return False
         if owner and owner != self.unit:
@@ -107,8 +112,50 @@ class Known:
     """``Scope.named``."""
     given: frozenset[str]
     """The class names taken before any definition was lowered (``Taken.given``)."""
-    readable: frozenset[str]
-    """The keys of the definitions its lowering may read (``units.reads``)."""
+    readable: frozenset[str] | None
+    """The keys of the definitions its lowering may read (``units.reads``); ``None``: any."""
+
+
+def scope_of(schemas: SchemaSet, taken: Taken, own: Mapping[str, str], known: Known | None, reporter: Reporter,
+             external: External | None) -> Scope:
+    """The ``Scope`` of a lowering of ``schemas``: its names chosen now (``Names``, taking them in ``taken``),
+    or ``known`` over the whole set, for definitions lowered on their own."""
+    definitions = schemas.definitions
+    defined = {id(d.schema): key for key, d in definitions.items()}
+    if known is None:
+        names = Names(definitions, taken, own)
+        return Scope(definitions, names, frozenset(names.chosen.values()), defined, reporter, external,
+                     schemas.anything)
+    taken |= known.given
+    readable = definitions if known.readable is None else Readable(definitions, known.readable)
+    return Scope(readable, known.names, known.named, defined, reporter, external, schemas.anything)
+
+
+class Asking:
+    """``external``, remembering which definitions' lowering asked it for a type (``Taken.unit``)."""
+
+    def __init__(self, external: External, taken: Taken) -> None:
+        self.external = external
+        self.taken = taken
+        self.asked: set[str] = set()
+
+    def __call__(self, target: str, where: Location) -> ir.Type:
+        self.asked.add(self.taken.unit)
+        return self.external(target, where)
+
+
+class Heard(Reporter):
+    """A reporter that passes each diagnostic on to ``inner`` and remembers it, each time it is reported
+    (``inner`` reports it once): what each definition's lowering said (``Lowering.said``)."""
+
+    def __init__(self, inner: Reporter) -> None:
+        super().__init__()
+        self.inner = inner
+        self.said: list[Diagnostic] = []
+
+    def add(self, diagnostic: Diagnostic) -> None:
+        self.said.append(diagnostic)
+        self.inner.add(diagnostic)
 
 
 class NotRead(Exception):

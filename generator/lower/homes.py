@@ -10,7 +10,7 @@ order the document lists them in. (The output's order is ``passes.order``'s, by 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ..frontend.schema import Definition
@@ -21,11 +21,11 @@ BESIDE_NOTHING = REF_ANNOTATIONS | set(_UNIONS)
 """A union with no other keyword than these: its branches take nothing from beside them."""
 
 
-def home_first(definitions: Mapping[str, Definition]) -> list[str]:
+def home_first(definitions: Mapping[str, Definition], direct: Mapping[str, Sequence[str]] | None = None) -> list[str]:
     """The keys of ``definitions`` in order, each moved after those it folds in (a cycle is cut where
-    it is met again)."""
-    own = {id(d.schema) for d in definitions.values()}
-    folds = {key: [k for k in folded(d.schema, own) if k in definitions and k != key] for key, d in definitions.items()}
+    it is met again); ``direct``: ``folds_of(definitions)``, where it is known already."""
+    direct = folds_of(definitions) if direct is None else direct
+    folds = {key: [k for k in direct[key] if k in definitions and k != key] for key in definitions}
     done: set[str] = set()
     ordered: list[str] = []
     for start in definitions:
@@ -43,6 +43,12 @@ def home_first(definitions: Mapping[str, Definition]) -> list[str]:
                 done.add(following)
                 stack.append((following, iter(folds[following])))
     return ordered
+
+
+def folds_of(definitions: Mapping[str, Definition]) -> dict[str, list[str]]:
+    """``folded`` of each definition's schema, by key."""
+    own = {id(d.schema) for d in definitions.values()}
+    return {key: folded(d.schema, own) for key, d in definitions.items()}
 
 
 def folded(root: Any, own: set[int]) -> list[str]:

@@ -7,6 +7,7 @@ and the names they took, and hands each schema to the rule for what it is.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -18,9 +19,9 @@ from ..ir.walk import map_declaration_types, map_refs, nesting, reachable
 from ..names import Naming, as_written, unique
 from . import arrays, objects, references, unions
 from .constraints import constrain, scalar
-from .context import External, Known, Names, Readable, Scope, Taken, python_name
+from .context import Asking, External, Heard, Known, Taken, python_name, scope_of
 from .folding import Folder
-from .homes import home_first
+from .homes import folds_of, home_first
 from .literals import literal
 from .places import Places
 from .sdk import sdk_names
@@ -50,11 +51,18 @@ def lower(schemas: SchemaSet, reporter: Reporter, external: External | None = No
     references to it; if all of them were folded away (an ``allOf`` member), its declaration is not kept.
     """
     lowering = lowered(schemas, reporter, external, names)
-    copied = {i for key, (start, end) in lowering.spans.items() if not key.startswith("#") for i in range(start, end)}
-    module = lowering.module()
+    return finished(lowering.declarations, lowering.spans, lowering.declared_in, lowering.scope.names.get("#"), names)
+
+
+def finished(declarations: Sequence[ir.Declaration | None], spans: Mapping[str, tuple[int, int]],
+             declared_in: Mapping[str, str], root: str | None, names: Naming) -> ir.Module:
+    """The module of the definitions' ``declarations`` (each definition's at its ``spans``): those copied
+    from another file only to be folded away left out, the inline classes given their short names."""
+    copied = {i for key, (start, end) in spans.items() if not key.startswith("#") for i in range(start, end)}
+    module = ir.Module(tuple(d for d in declarations if d is not None), root)
     if copied:
-        module = reachable(module, [d.name for i, d in enumerate(lowering.declarations) if d and i not in copied])
-    return shortened(module, lowering.declared_in, names)
+        module = reachable(module, [d.name for i, d in enumerate(declarations) if d and i not in copied])
+    return shortened(module, declared_in, names)
 
 
 def lowered(schemas: SchemaSet, reporter: Reporter, external: External | None = None,
@@ -63,7 +71,8 @@ def lowered(schemas: SchemaSet, reporter: Reporter, external: External | None = 
     and met of the others (``met``)."""
     lowering = Lowering(schemas, reporter, external, sdk_names(schemas.definitions, schemas.responses)
                         if names == "sdk" else {})
-    for key in home_first(schemas.definitions):
+    lowering.folds = folds_of(schemas.definitions)
+    for key in home_first(schemas.definitions, lowering.folds):
         lowering.unit(key)
     return lowering
 
@@ -72,7 +81,6 @@ class Lowering:
     def __init__(self, schemas: SchemaSet, reporter: Reporter, external: External | None,
                  own: dict[str, str], known: Known | None = None) -> None:
         """``known``: what is decided over the whole set, for definitions lowered on their own (``units``)."""
-        definitions = schemas.definitions
         self.met: dict[str, set[str]] = {}
         """Each definition, with the others whose inline names or models its lowering met (``Taken``, ``inline``):
         lowered on its own, it would make other declarations. Each one not here makes what it makes alone."""
@@ -80,17 +88,17 @@ class Lowering:
         """The class names taken so far: the definitions' first, in order, then inline ones as they come."""
         self.own = own
         """Names that replace the schema's (``sdk.sdk_names``): the class says the schema's in its docstring."""
-        defined = {id(d.schema): key for key, d in definitions.items()}
-        if known is None:
-            names = Names(definitions, self.taken, own)
-            self.scope = Scope(definitions, names, frozenset(names.chosen.values()), defined, reporter, external,
-                               schemas.anything)
-        else:
-            self.taken |= known.given
-            self.scope = Scope(Readable(definitions, known.readable), known.names, known.named, defined, reporter,
-                               external, schemas.anything)
+        self.heard = Heard(reporter)
+        asking = None if external is None else Asking(external, self.taken)
+        self.outside: set[str] = set() if asking is None else asking.asked
+        """The definitions whose lowering asked ``external`` for a type (of another input)."""
+        self.scope = scope_of(schemas, self.taken, own, known, self.heard, asking)
         self.spans: dict[str, tuple[int, int]] = {}
         """Where each definition lowered so far put its declarations (``declarations[start:end]``)."""
+        self.folds: dict[str, list[str]] = {}
+        """``homes.folds_of`` the set, where ``lowered`` worked it out."""
+        self.said: dict[str, tuple[int, int]] = {}
+        """What each definition's lowering reported (``heard.said[start:end]``), each time it did."""
         self.folder = Folder(self.scope, lambda member: references.ref(self, member))
         self.declarations: list[ir.Declaration | None] = []
         """In order; a slot is ``None`` while its declaration is being made (what it nests comes after)."""
@@ -108,20 +116,18 @@ class Lowering:
         self.declared_in: dict[str, str] = {}
         """Each inline model's name, with the name of the definition it is declared in (``shorten``)."""
 
-    def module(self) -> ir.Module:
-        return ir.Module(tuple(d for d in self.declarations if d is not None), self.scope.names.get("#"))
-
     def unit(self, key: str) -> None:
         """Lower one definition of the set (and what it declares inline)."""
         definition = self.scope.definitions[key]  # a derived name is an inline one: the schema gives it none
         self.unit_key = self.taken.unit = key
-        slot = len(self.declarations)
+        slot, said = len(self.declarations), len(self.heard.said)
         self.declare(self.scope.names[key], definition.schema, inline=definition.derived,
                      null_at_refs=references.nullable(self, key))
         made = self.declarations[slot]
         if key in self.own and made is not None and made.name == self.own[key]:
             self.declarations[slot] = replace(made, doc=as_written(made.doc, definition.name))
         self.spans[key] = (slot, len(self.declarations))
+        self.said[key] = (said, len(self.heard.said))
 
     def expand(self, schema: Schema) -> Schema:
         return self.folder.expand(schema)

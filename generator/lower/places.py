@@ -9,6 +9,8 @@ of the schemas, not of the order in which folding's results were remembered.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..frontend.schema import Schema, canonical_text
 
 
@@ -44,3 +46,11 @@ class Places:
         if found is None:
             found = self._texts[place] = {canonical_text(first[0]): (first[1], first[2])}
         return found
+
+    def owners(self) -> Iterator[tuple[tuple[str, str], str]]:
+        """Each place a model was declared at, with the definition that declared it (once for each)."""
+        for place, (_, _, definition) in self._first.items():
+            yield place, definition
+        for place, by_text in self._texts.items():
+            for _, definition in by_text.values():
+                yield place, definition

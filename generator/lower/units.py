@@ -20,12 +20,13 @@ declarations as they were unless they read it, which is what keeping them by the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .. import ir
-from ..diagnostics import Reporter
-from ..frontend.schema import Definition, Schema, SchemaSet, reached, refs_of
+from ..diagnostics import Diagnostic, Reporter
+from ..frontend.schema import Definition, Schema, SchemaSet, refs_of
 from .context import External, Known
 from .homes import BESIDE_NOTHING, folded
 from .lowering import Lowering
@@ -38,22 +39,40 @@ def reads(definitions: Mapping[str, Definition], key: str) -> frozenset[str]:
 
 
 class Reads:
-    """``reads`` for many definitions of one set, each fold closure walked once."""
+    """``reads`` for many definitions of one set, each definition walked once for each thing asked of it."""
 
-    def __init__(self, definitions: Mapping[str, Definition]) -> None:
+    def __init__(self, definitions: Mapping[str, Definition],
+                 direct: Mapping[str, Sequence[str]] | None = None) -> None:
+        """``direct``: ``homes.folded`` of each definition, where it is known already."""
         self.definitions = definitions
         self.own = {id(d.schema) for d in definitions.values()}
+        self.direct = direct
+        self._refs: dict[str, list[str]] = {}
         self._folds: dict[str, frozenset[str]] = {}
 
     def of(self, key: str) -> frozenset[str]:
         if merges(self.definitions[key].schema, self.own):  # merged, a `$ref` is folded in, and what it refers to…
-            return frozenset(reached(self.definitions, [key]))
+            return self._closure(key)
         found = {key}
-        for target in refs_of(self.definitions[key].schema):
-            if target in self.definitions and target not in found:
+        for target in self.refs(key):
+            if target not in found:
                 found |= self.folds(target)
                 found.update(self.chain(target))
         return frozenset(found)
+
+    def refs(self, key: str) -> list[str]:
+        """The definitions ``key``'s schema refers to (``refs_of``), each once."""
+        found = self._refs.get(key)
+        if found is None:
+            found = self._refs[key] = [t for t in dict.fromkeys(refs_of(self.definitions[key].schema))
+                                       if t in self.definitions]
+        return found
+
+    def folded(self, key: str) -> Sequence[str]:
+        """``homes.folded`` of ``key``'s schema."""
+        if self.direct is not None and key in self.direct:
+            return self.direct[key]
+        return folded(self.definitions[key].schema, self.own)
 
     def folds(self, key: str) -> frozenset[str]:
         """``key`` and the definitions folding copies into it, in turn."""
@@ -62,13 +81,23 @@ class Reads:
             seen = {key}
             todo = [key]
             while todo:
-                schema = self.definitions[todo.pop()].schema
-                for target in folded(schema, self.own):
+                for target in self.folded(todo.pop()):
                     if target in self.definitions and target not in seen:
                         seen.add(target)
                         todo.append(target)
             found = self._folds[key] = frozenset(seen)
         return found
+
+    def _closure(self, key: str) -> frozenset[str]:
+        """``key`` and every definition it refers to, in turn (``schema.reached``)."""
+        seen = {key}
+        todo = [key]
+        while todo:
+            for target in self.refs(todo.pop()):
+                if target not in seen:
+                    seen.add(target)
+                    todo.append(target)
+        return frozenset(seen)
 
     def chain(self, key: str) -> list[str]:
         """The definitions a default is looked for along from ``key`` (``references.default``), folds aside."""
@@ -86,6 +115,98 @@ class Reads:
             found.append(target)
             schema = self.definitions[target].schema
         return found
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """What lowering one definition made, and what of the other definitions' lowering it met: enough
+    to put it back among them (``again``) instead of lowering it."""
+
+    declarations: tuple[ir.Declaration, ...]
+    declared_in: tuple[tuple[str, str], ...]
+    """``Lowering.declared_in`` of its inline declarations."""
+    said: tuple[Diagnostic, ...]
+    """What it reported, each time it did (``Lowering.said``)."""
+    names: frozenset[str]
+    """The class names its lowering took (a derived definition's own among them: ``Names``)."""
+    asked: frozenset[str]
+    """The class names its lowering asked about, taken or not (``Taken.asked``)."""
+    places: frozenset[tuple[str, str]]
+    """Where it declared inline models (``Places``)."""
+    met: frozenset[str]
+    """``Lowering.met``: the definitions whose names or models it met."""
+    outside: bool
+    """It asked ``external`` for a type (another input's: read again in every run)."""
+    folds: tuple[str, ...]
+    """``homes.folded``: what decides the order it is lowered in (``home_first``)."""
+    reads: frozenset[str]
+    """``reads``: the definitions it is made from."""
+
+
+def record(lowering: Lowering, reads: Reads, keys: Collection[str] | None = None) -> dict[str, Unit]:
+    """Each definition ``lowering`` lowered (or those of ``keys``), as a ``Unit``."""
+    names: dict[str, set[str]] = {}
+    for name, owner in lowering.taken.by.items():
+        names.setdefault(owner, set()).add(name)
+    places: dict[str, set[tuple[str, str]]] = {}
+    for place, unit in lowering.placed.owners():
+        places.setdefault(unit, set()).add(place)
+    inline = {}
+    for name, root in lowering.declared_in.items():
+        inline[name] = root
+    units = {}
+    for key, (start, end) in lowering.spans.items():
+        if keys is not None and key not in keys:
+            continue
+        made = tuple(d for d in lowering.declarations[start:end] if d is not None)
+        first, last = lowering.said[key]
+        units[key] = Unit(made, tuple((d.name, inline[d.name]) for d in made if d.name in inline),
+                          tuple(lowering.heard.said[first:last]), frozenset(names.get(key, ())),
+                          frozenset(lowering.taken.asked.get(key, ())), frozenset(places.get(key, ())),
+                          frozenset(lowering.met.get(key, ())), key in lowering.outside,
+                          tuple(reads.folded(key)), reads.of(key))
+    return units
+
+
+def again(schemas: SchemaSet, external: External | None, own: dict[str, str], known: Known,
+          kept: Mapping[str, Unit], order: Sequence[str], redo: Collection[str]) -> Lowering | None:
+    """The lowering of the definitions ``order`` lists, in that order: those in ``redo`` lowered again,
+    the others ``kept`` as an earlier lowering made them; ``None`` when what is lowered again would meet
+    what is kept, or be met by it (a name, an inline model), or stop saying what a kept one does not say:
+    then the whole set is to be lowered."""
+    heard = Reporter()
+    lowering = Lowering(schemas, heard, external, own, known)
+    for key, unit in kept.items():
+        if key not in redo:
+            for name in unit.names:
+                lowering.taken.by[name] = key
+    for key in order:
+        if key in redo:
+            lowering.unit(key)
+    if heard.errors or any(key not in kept or kept[key].met - set(redo) for key in redo):
+        return None
+    if any(lowering.met.get(key, set()) - set(redo) for key in redo):
+        return None  # a name or model taken by a definition kept
+    taken_now = {name for name, owner in lowering.taken.by.items() if owner in redo}
+    taken_before = {name for key in redo for name in kept[key].names}
+    asked = {name for key, unit in kept.items() if key not in redo for name in unit.asked}
+    if (taken_now - taken_before) & asked:
+        return None  # a name a kept definition found free
+    placed = {place for key, unit in kept.items() if key not in redo for place in unit.places}
+    if any(place in placed for place, _ in lowering.placed.owners()):
+        return None  # a model a kept definition declared
+    for key in redo:
+        first, last = lowering.said[key]
+        now = set(lowering.heard.said[first:last])
+        if any(d not in now for d in kept[key].said if not _within(d, schemas.definitions[key].schema)):
+            return None  # said once, by the first to fold it in: a kept one may be the first now
+    return lowering
+
+
+def _within(diagnostic: Diagnostic, schema: Schema) -> bool:
+    """``diagnostic`` is about a place within ``schema``."""
+    where, pointer = diagnostic.location, schema.loc.pointer
+    return where.path == schema.loc.path and (where.pointer == pointer or where.pointer.startswith(pointer + "/"))
 
 
 def alone(schemas: SchemaSet, key: str, known: Known, reporter: Reporter, external: External | None = None,

@@ -10,7 +10,7 @@ wrappers (``schemagen.cache``) in front of them when there is a cache; the resul
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from typing import Any
 from .. import ir, passes, render
 from ..cache import verdicts, yaml_pieces
 from ..cache.fingerprint import generator_digest
+from ..cache.definitions import Definitions
 from ..cache.lowered import Lowered
 from ..cache.format import Session
 from ..cache.memo import Entry, Memo, Plan
@@ -46,6 +47,10 @@ class Stages:
     check: Callable[[SchemaSet, Reporter], None] = validate.check
     lowered: Lowered | None = None
     """Where an input's IR is kept across runs (the linker asks it before lowering an input)."""
+    definitions: Definitions | None = None
+    """Where each definition's declarations are kept across runs, by the pieces of text ``read`` cut."""
+    sources: dict[str, yaml_pieces.Sources] = field(default_factory=dict)
+    """The pieces ``read`` read each document from, by its display path (one read whole has none)."""
 
     @classmethod
     def cached(cls, store: Cache | None, scope: str = "", inputs: int = 1, processes: int = 1) -> Stages:
@@ -53,12 +58,16 @@ class Stages:
         (what is not in the cache parsed and checked by up to ``processes`` processes when it is much);
         in a project of several ``inputs``, each input's IR is kept (``scope``: the project, whose folder it is).
         (An input alone is lowered again whenever a run has anything to do but for a change of the variants
-        or options: keeping its IR would cost every edit its storing, and save little.)"""
+        or options: keeping its IR would cost every edit its storing, and save little.) The declarations of
+        each definition of a document read piece by piece are kept by the pieces they are made from.
+        """
         if store is None:
             return cls()
-        return cls(read=partial(yaml_pieces.read_document, store=store, processes=processes),
+        sources: dict[str, yaml_pieces.Sources] = {}
+        return cls(read=partial(yaml_pieces.read_document, store=store, processes=processes, sources=sources),
                    check=partial(verdicts.check, store=store, processes=processes),
-                   lowered=Lowered(store, generator_digest(), scope) if inputs > 1 else None)
+                   lowered=Lowered(store, generator_digest(), scope) if inputs > 1 else None,
+                   definitions=Definitions(store, generator_digest(), scope), sources=sources)
 
 
 def to_ir(source: Input, root: Path, reporter: Reporter, external: External | None = None,
@@ -126,7 +135,12 @@ def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter
     stages.check(schemas, reporter)
     reporter.raise_errors()
     lint.check(schemas, reporter)
-    module = lower(schemas, reporter, external, source.names)
+    if stages.definitions is not None and len(documents) == 1 and not source.overlays:
+        display = documents[0][0]
+        module = stages.definitions.lower(schemas, reporter, external, source.names, display, repr(source),
+                                          stages.sources.get(display))
+    else:
+        module = lower(schemas, reporter, external, source.names)
     reporter.raise_errors()
     if not module.declarations and not schemas.anything:  # (a root that constrains nothing is `Any` on purpose)
         reporter.warn(Location(source.display), "declares nothing: its modules are empty",

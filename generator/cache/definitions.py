@@ -1,0 +1,216 @@
+"""Each definition's declarations kept by the text they are made from: after an edit of one component,
+lowering lowers that component and the definitions that read it (``lower.units``), not the whole input.
+
+A definition's *source* is the digest of the pieces of its document's text (``yaml_pieces``) at,
+within or around its place; the *context* is that of every other piece (the document's other parts,
+its operations, the text of its keys), with the generator and the input's naming. A run whose
+context is the last one's, and whose definitions are the same keys, lowers again each definition
+that reads one whose source changed, that met one lowered again (a name, an inline model: ``met``)
+or that asks another input for a type; the others are put back as ``Unit`` s, in ``home_first``'s
+order, with what they reported. Where putting them back could differ from lowering the whole set
+(``units.again`` says when, and so does a changed name decided over the whole set, a derived
+definition to lower again, an error), the whole set is lowered. The result is the module and the
+warnings the whole lowering gives; the edit oracle (``tests/test_edit_oracle.py``) checks it.
+
+A document not read by pieces (JSON, short YAML) is lowered whole, as before. One entry per project
+and input, replaced as it changes: a meta entry and the units in ``BUCKETS`` values by key.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .. import ir
+from ..diagnostics import Diagnostic, Reporter
+from ..frontend.schema import SchemaSet
+from ..lower.context import External, Known, Names, Taken
+from ..lower.homes import folded, home_first
+from ..lower.lowering import finished, lowered
+from ..lower.sdk import sdk_names
+from ..lower.units import Reads, Unit, again, record
+from ..names import Naming
+from .store import Cache, digest
+from .yaml_pieces import Sources
+
+NAMESPACE = "units"
+SCHEME = "1"
+BUCKETS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class _Meta:
+    context: str
+    sources: dict[str, str]
+    """Each definition's source, by key."""
+    order: tuple[str, ...]
+    """``home_first``'s order."""
+    names: dict[str, str]
+    """Each definition's class name (``Names.chosen``, derived ones too)."""
+    own: dict[str, str]
+    """``sdk.sdk_names``."""
+
+
+class Definitions:
+    """The units of a project's inputs in ``store``; ``salt``: the generator's digest."""
+
+    def __init__(self, store: Cache, salt: str, scope: str) -> None:
+        """``scope``: whose entries these are (the project and its configuration)."""
+        self.store = store
+        self.salt = salt
+        self.scope = scope
+
+    def lower(self, schemas: SchemaSet, reporter: Reporter, external: External | None, names: Naming,
+              display: str, settings: str, pieces: Sources | None) -> ir.Module:
+        """``lower.lower(schemas, reporter, external, names)`` of an input (``settings``: its ``repr``) of
+        one document, ``display``, read from ``pieces`` (``None``: read whole)."""
+        found = sources(schemas, display, pieces)
+        if found is None:
+            return _whole(schemas, reporter, external, names)
+        context, by_key = found
+        context = digest(SCHEME, self.salt, settings, context, names, repr(sorted(schemas.anything)),
+                         repr(None if schemas.responses is None else sorted(schemas.responses)), repr(schemas.openapi))
+        slots = self._slots(display)
+        meta = self._meta(slots[0], context, by_key)
+        if meta is not None:
+            module = self._again(schemas, reporter, external, names, meta, by_key, slots)
+            if module is not None:
+                return module
+        lowering = lowered(schemas, reporter, external, names)
+        module = finished(lowering.declarations, lowering.spans, lowering.declared_in, lowering.scope.names.get("#"),
+                          names)
+        if not reporter.errors:
+            chosen = dict(lowering.scope.names.chosen)  # type: ignore[attr-defined]
+            kept = _Meta(context, by_key, tuple(lowering.spans), chosen, dict(lowering.own))
+            self._put(slots, kept, record(lowering, Reads(schemas.definitions, lowering.folds)), set(range(BUCKETS)))
+        return module
+
+    def _again(self, schemas: SchemaSet, reporter: Reporter, external: External | None, names: Naming,
+               meta: _Meta, by_key: dict[str, str], slots: list[str]) -> ir.Module | None:
+        """The module with the definitions that read a changed one lowered again; ``None``: lower the whole set."""
+        units = self._units(slots)
+        if units.keys() != by_key.keys():
+            return None
+        changed = {key for key, source in by_key.items() if meta.sources[key] != source}
+        redo = {key for key, unit in units.items() if unit.outside or not unit.reads.isdisjoint(changed)}
+        while True:  # and what met them, or they met, in turn
+            more = {key for key, unit in units.items() if key not in redo and not unit.met.isdisjoint(redo)}
+            more |= {met for key in redo for met in units[key].met if met not in redo}
+            if not more:
+                break
+            redo |= more
+        definitions = schemas.definitions
+        if any(definitions[key].derived for key in redo):
+            return None  # its name is chosen among the inline names before it
+        given = Names(definitions, Taken({}), meta.own).chosen
+        if any(meta.names.get(key) != name for key, name in given.items()):
+            return None
+        if names == "sdk" and sdk_names(definitions, schemas.responses) != meta.own:
+            return None
+        own = {id(d.schema) for d in definitions.values()}
+        order = meta.order
+        if any(tuple(folded(definitions[key].schema, own)) != units[key].folds for key in changed):
+            order = tuple(home_first(definitions))
+        known = Known(meta.names, frozenset(given.values()), frozenset(given.values()), None)
+        lowering = again(schemas, external, meta.own, known, units, order, redo)
+        if lowering is None:
+            return None
+        declarations: list[ir.Declaration] = []
+        spans: dict[str, tuple[int, int]] = {}
+        declared_in: dict[str, str] = {}
+        for key in order:
+            start = len(declarations)
+            if key in redo:
+                first, last = lowering.spans[key]
+                declarations += (d for d in lowering.declarations[first:last] if d is not None)
+                first, last = lowering.said[key]
+                said: Iterable[Diagnostic] = lowering.heard.said[first:last]
+            else:
+                declarations += units[key].declarations
+                declared_in.update(units[key].declared_in)
+                said = units[key].said
+            for diagnostic in said:
+                reporter.add(diagnostic)
+            spans[key] = (start, len(declarations))
+        declared_in.update(lowering.declared_in)
+        module = finished(declarations, spans, declared_in, meta.names.get("#"), names)
+        made = record(lowering, Reads(definitions), redo)
+        units.update(made)
+        self._put(slots, _Meta(meta.context, by_key, order, meta.names, meta.own), units, {_bucket(k) for k in made})
+        return module
+
+    def _slots(self, display: str) -> list[str]:
+        """The meta entry's key, then each bucket's."""
+        return [digest(NAMESPACE, SCHEME, self.scope, display, str(b)) for b in range(-1, BUCKETS)]
+
+    def _meta(self, slot: str, context: str, by_key: dict[str, str]) -> _Meta | None:
+        data = self.store.get(NAMESPACE, slot)
+        try:
+            meta = pickle.loads(data) if data is not None else None
+        except Exception:  # another version of the classes, a damaged entry: a miss
+            return None
+        if not isinstance(meta, _Meta) or meta.context != context or meta.sources.keys() != by_key.keys():
+            return None
+        return meta
+
+    def _units(self, slots: list[str]) -> dict[str, Unit]:
+        found = self.store.get_many(NAMESPACE, slots[1:])
+        units: dict[str, Unit] = {}
+        for slot in slots[1:]:
+            try:
+                bucket = pickle.loads(found[slot]) if slot in found else {}
+            except Exception:
+                return {}
+            if not isinstance(bucket, dict):
+                return {}
+            units.update(bucket)
+        return units if all(isinstance(u, Unit) for u in units.values()) else {}
+
+    def _put(self, slots: list[str], meta: _Meta, units: dict[str, Unit], changed: set[int]) -> None:
+        """Keeps ``meta``, and the buckets ``changed`` of ``units`` (every definition's)."""
+        buckets: dict[int, dict[str, Unit]] = {b: {} for b in changed}
+        for key, unit in units.items():
+            bucket = buckets.get(_bucket(key))
+            if bucket is not None:
+                bucket[key] = unit
+        entries = {slots[0]: pickle.dumps(meta, protocol=pickle.HIGHEST_PROTOCOL)}
+        entries.update({slots[b + 1]: pickle.dumps(bucket, protocol=pickle.HIGHEST_PROTOCOL)
+                        for b, bucket in buckets.items()})
+        self.store.put_many(NAMESPACE, entries)
+
+
+def sources(schemas: SchemaSet, display: str, pieces: Sources | None) -> tuple[str, dict[str, str]] | None:
+    """The context of ``schemas`` and each definition's source, from the pieces its document ``display``
+    was read from; ``None`` where they are not known (a document read whole, a definition from another file)."""
+    if not pieces:
+        return None
+    at: dict[tuple[str, ...], str] = {}
+    under: dict[tuple[str, ...], list[str]] = {}
+    for key, definition in schemas.definitions.items():
+        if (key != "#" and not key.startswith("#/")) or definition.schema.loc.path != display:
+            return None
+        tokens = tuple(t.replace("~1", "/").replace("~0", "~") for t in key[2:].split("/")) if key != "#" else ()
+        at[tokens] = key
+        for i in range(len(tokens)):
+            under.setdefault(tokens[:i], []).append(key)
+    parts: dict[str, list[str]] = {key: [] for key in schemas.definitions}
+    context: list[str] = []
+    for path, source in pieces:
+        related = [at[path[:i]] for i in range(len(path) + 1) if path[:i] in at] + under.get(path, [])
+        for key in related:
+            parts[key].append(source)
+        if not related:
+            context.append("/".join(path) + "=" + source)
+    if any(not found for found in parts.values()):
+        return None
+    return digest(*context), {key: digest(*found) for key, found in parts.items()}
+
+
+def _whole(schemas: SchemaSet, reporter: Reporter, external: External | None, names: Naming) -> ir.Module:
+    lowering = lowered(schemas, reporter, external, names)
+    return finished(lowering.declarations, lowering.spans, lowering.declared_in, lowering.scope.names.get("#"), names)
+
+
+def _bucket(key: str) -> int:
+    return int(digest(key)[0], 16) % BUCKETS

@@ -1,0 +1,153 @@
+"""Each definition's declarations kept by the pieces of text they are made from (``cache.definitions``):
+after an edit, the definitions that read the edited one are lowered again, the others put back, and
+the run writes what a run without the cache writes. Where putting them back could differ (a name a
+kept definition took, a document not read by pieces), the whole input is lowered.
+
+The edit oracle (tests/test_edit_oracle.py) checks random edits of OpenAI's description; these are
+the cases it would meet only by chance."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from schemagen.cache import definitions, store as caching
+from schemagen.diagnostics import Location
+from schemagen.frontend.schema import Definition, Schema, SchemaSet
+from schemagen.lower import lowering
+from schemagen.project import config as configuration, plan as generate
+
+CONFIG = '[tool.schemagen]\nschemas = "schemas"\noutput = "generated"\nvariants = ["dataclass", "msgspec"]\n'
+FILLER = "A sentence that makes the description long enough for the document to be read by pieces. " * 3
+
+
+def _document(components: dict[str, Any]) -> str:
+    """An OpenAPI document of ``components`` and 300 more, long enough to be read by pieces (a value met
+    twice is written twice: an alias from one component into another is not cut into pieces)."""
+    schemas = json.loads(json.dumps(components))
+    for i in range(300):
+        schemas[f"Filler{i}"] = {"type": "object", "description": FILLER,
+                                 "properties": {"id": {"type": "string"}, "count": {"type": "integer"}}}
+    document = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+                "components": {"schemas": schemas}}
+    return yaml.safe_dump(document, sort_keys=False, width=100)
+
+
+def _project(tmp_path: Path, components: dict[str, Any]) -> Path:
+    project = tmp_path / "project"
+    (project / "schemas").mkdir(parents=True, exist_ok=True)
+    (project / "pyproject.toml").write_text(CONFIG, encoding="utf-8")
+    (project / "schemas" / "openapi.yaml").write_text(_document(components), encoding="utf-8")
+    return project
+
+
+def _outcome(project: Path, cache: str, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, str], list[str]]:
+    monkeypatch.setenv(caching.ENV, cache)
+    result = generate.plan(configuration.load(project))
+    return {str(p): text for p, text in result.files.items()}, [str(w) for w in result.warnings]
+
+
+@pytest.fixture
+def spied(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
+    """What each run did: the definitions lowered (``unit``), and whether they were put back (``again``)."""
+    seen: dict[str, list[Any]] = {"unit": [], "again": []}
+    unit, again = lowering.Lowering.unit, definitions.Definitions._again
+
+    def spy_unit(self: lowering.Lowering, key: str) -> None:
+        seen["unit"].append(key)
+        unit(self, key)
+
+    def spy_again(self: definitions.Definitions, *args: Any) -> Any:
+        found = again(self, *args)
+        seen["again"].append(found is not None)
+        return found
+
+    monkeypatch.setattr(lowering.Lowering, "unit", spy_unit)
+    monkeypatch.setattr(definitions.Definitions, "_again", spy_again)
+    return seen
+
+
+def _edited(project: Path, components: dict[str, Any]) -> None:
+    (project / "schemas" / "openapi.yaml").write_text(_document(components), encoding="utf-8")
+
+
+def test_an_edit_lowers_the_edited_definition_and_those_that_read_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spied: dict[str, list[Any]]) -> None:
+    owner = {"type": "object", "properties": {"name": {"type": "string"}}}
+    components = {"Owner": owner, "Key": {"type": "object", "properties": {"owner": {"$ref": "#/components/schemas/Owner"}}},
+                  "Alone": {"type": "object", "properties": {"x": {"type": "string"}}}}
+    project = _project(tmp_path, components)
+    cache = str(tmp_path / "cache")
+    _outcome(project, cache, monkeypatch)
+    assert spied["again"] == [] and len(spied["unit"]) == 303
+    _edited(project, {**components, "Owner": {**owner, "description": "Who owns the key.", "required": ["name"]}})
+    spied["unit"].clear()
+    kept = _outcome(project, cache, monkeypatch)
+    assert spied["again"] == [True]
+    assert sorted(spied["unit"]) == ["#/components/schemas/Key", "#/components/schemas/Owner"]  # (Key reads Owner)
+    assert kept == _outcome(project, "off", monkeypatch)
+
+
+def test_an_inline_name_a_kept_definition_took_lowers_the_whole_input(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spied: dict[str, list[Any]]) -> None:
+    """``A`` now wants ``ABC``, which ``AB`` (after it) took: lowered whole, ``A`` takes it first."""
+    inner = {"type": "object", "properties": {"x": {"type": "string"}}}
+    components = {"A": {"type": "object", "properties": {"y": {"type": "string"}}},
+                  "AB": {"type": "object", "properties": {"c": inner}}}
+    project = _project(tmp_path, components)
+    cache = str(tmp_path / "cache")
+    _outcome(project, cache, monkeypatch)
+    _edited(project, {**components, "A": {"type": "object", "properties": {"bC": inner}}})
+    kept = _outcome(project, cache, monkeypatch)
+    assert spied["again"] == [False]
+    assert kept == _outcome(project, "off", monkeypatch)
+    [models] = [text for path, text in kept[0].items() if path.endswith("dataclass_models.py")]
+    assert "class A(" in models and "bC: ABC" in models and "c: ABC2" in models
+
+
+def test_a_document_read_whole_is_lowered_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 spied: dict[str, list[Any]]) -> None:
+    project = tmp_path / "project"
+    (project / "schemas").mkdir(parents=True)
+    (project / "pyproject.toml").write_text(CONFIG, encoding="utf-8")
+    target = project / "schemas" / "openapi.yaml"
+    target.write_text(yaml.safe_dump({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+                                      "components": {"schemas": {"A": {"type": "string"}}}}), encoding="utf-8")
+    cache = str(tmp_path / "cache")
+    _outcome(project, cache, monkeypatch)
+    target.write_text(target.read_text(encoding="utf-8").replace("type: string", "type: integer"), encoding="utf-8")
+    _outcome(project, cache, monkeypatch)
+    assert spied["again"] == []
+
+
+def _set(*keys: str) -> SchemaSet:
+    return SchemaSet({key: Definition(key, key.rsplit("/", 1)[-1], Schema({}, Location("a.yaml", key[1:])))
+                      for key in keys})
+
+
+def test_a_definitions_source_is_the_pieces_at_within_or_around_it() -> None:
+    schemas = _set("#/components/schemas/A", "#/components/schemas/B", "#/paths/~1x/post/requestBody/content")
+    pieces = [(("openapi",), "v"), (("components",), "c"), (("components", "schemas"), "s"),
+              (("components", "schemas", "A"), "a"), (("components", "schemas", "B"), "b1"),
+              (("components", "schemas", "B", "properties"), "b2"), (("paths",), "p"), (("paths", "/x"), "x")]
+    found = definitions.sources(schemas, "a.yaml", pieces)
+    assert found is not None
+    context, by_key = found
+    moved = definitions.sources(schemas, "a.yaml", [(path, "B2" if source == "b2" else source) for path, source in pieces])
+    assert moved is not None and moved[0] == context  # (a piece within B is B's)
+    assert [key for key in by_key if by_key[key] != moved[1][key]] == ["#/components/schemas/B"]
+    version = definitions.sources(schemas, "a.yaml", [(path, "w" if path == ("openapi",) else s) for path, s in pieces])
+    assert version is not None and version[0] != context and version[1] == by_key  # (no definition's: the context)
+    body = definitions.sources(schemas, "a.yaml", [(path, "y" if path == ("paths", "/x") else s) for path, s in pieces])
+    assert body is not None and [key for key in by_key if by_key[key] != body[1][key]] == ["#/paths/~1x/post/requestBody/content"]
+
+
+def test_a_definition_from_another_file_or_no_piece_has_no_source() -> None:
+    pieces = [(("components", "schemas", "A"), "a")]
+    assert definitions.sources(_set("#/components/schemas/A"), "other.yaml", pieces) is None
+    assert definitions.sources(_set("#/components/schemas/A", "#/components/schemas/B"), "a.yaml", pieces) is None
+    assert definitions.sources(_set("#/components/schemas/A"), "a.yaml", None) is None
