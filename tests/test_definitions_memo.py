@@ -151,3 +151,32 @@ def test_a_definition_from_another_file_or_no_piece_has_no_source() -> None:
     assert definitions.sources(_set("#/components/schemas/A"), "other.yaml", pieces) is None
     assert definitions.sources(_set("#/components/schemas/A", "#/components/schemas/B"), "a.yaml", pieces) is None
     assert definitions.sources(_set("#/components/schemas/A"), "a.yaml", None) is None
+
+
+def test_an_operations_body_that_reads_the_edited_definition_is_lowered_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spied: dict[str, list[Any]]) -> None:
+    """A body declared inline in an operation (a derived definition: its name is chosen among the
+    inline names before it) reads ``Thing``: it is lowered again, with the name it had."""
+    thing = {"type": "object", "properties": {"name": {"type": "string"}}}
+    project = _project(tmp_path, {"Thing": thing})
+    target = project / "schemas" / "openapi.yaml"
+    body = {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "properties": {"thing": {"$ref": "#/components/schemas/Thing"}}}}}}
+    response = {"200": {"description": "ok", "content": {"application/json": {"schema": {
+        "$ref": "#/components/schemas/Thing"}}}}}
+    paths = {"/things": {"post": {"operationId": "createThing", "requestBody": body, "responses": response}}}
+
+    def write(thing: dict[str, Any]) -> None:
+        document = yaml.safe_load(_document({"Thing": thing}))
+        document["paths"] = json.loads(json.dumps(paths))
+        target.write_text(yaml.safe_dump(document, sort_keys=False, width=100), encoding="utf-8")
+
+    write(thing)
+    cache = str(tmp_path / "cache")
+    _outcome(project, cache, monkeypatch)
+    write({**thing, "description": "A thing.", "required": ["name"]})
+    spied["unit"].clear()
+    kept = _outcome(project, cache, monkeypatch)
+    assert spied["again"] == [True]
+    assert "#/components/schemas/Thing" in spied["unit"] and any(k.startswith("#/paths/") for k in spied["unit"])
+    assert kept == _outcome(project, "off", monkeypatch)

@@ -8,8 +8,8 @@ context is the last one's, and whose definitions are the same keys, lowers again
 that reads one whose source changed, that met one lowered again (a name, an inline model: ``met``)
 or that asks another input for a type; the others are put back as ``Unit`` s, in ``home_first``'s
 order, with what they reported. Where putting them back could differ from lowering the whole set
-(``units.again`` says when, and so does a changed name decided over the whole set, a derived
-definition to lower again, an error), the whole set is lowered. The result is the module and the
+(``units.again`` says when, and so does a changed name decided over the whole set, an edited
+derived definition, an error), the whole set is lowered. The result is the module and the
 warnings the whole lowering gives; the edit oracle (``tests/test_edit_oracle.py``) checks it.
 
 A document not read by pieces (JSON, short YAML) is lowered whole, as before. One entry per project
@@ -101,8 +101,8 @@ class Definitions:
                 break
             redo |= more
         definitions = schemas.definitions
-        if any(definitions[key].derived for key in redo):
-            return None  # its name is chosen among the inline names before it
+        if any(definitions[key].derived for key in changed):
+            return None  # its name is made from where it is used
         given = Names(definitions, Taken({}), meta.own).chosen
         if any(meta.names.get(key) != name for key, name in given.items()):
             return None

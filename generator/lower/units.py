@@ -189,9 +189,11 @@ def again(schemas: SchemaSet, external: External | None, own: dict[str, str], kn
         return None  # a name or model taken by a definition kept
     taken_now = {name for name, owner in lowering.taken.by.items() if owner in redo}
     taken_before = {name for key in redo for name in kept[key].names}
-    asked = {name for key, unit in kept.items() if key not in redo for name in unit.asked}
+    # a name a kept definition found free, or a derived one chose its name among (``Names``: it is kept)
+    asked = {name for key, unit in kept.items() if key not in redo or schemas.definitions[key].derived
+             for name in unit.asked}
     if (taken_now - taken_before) & asked:
-        return None  # a name a kept definition found free
+        return None
     placed = {place for key, unit in kept.items() if key not in redo for place in unit.places}
     if any(place in placed for place, _ in lowering.placed.owners()):
         return None  # a model a kept definition declared
