@@ -63,7 +63,20 @@ def _alone_as_in_the_whole(schemas: SchemaSet, external: Any, names: Any) -> low
         except SchemaError:
             continue
         assert alone == [d for d in whole.declarations[start:end] if d is not None], key
+    _readers_are_who_reads(whole, reads)
     return whole
+
+
+def _readers_are_who_reads(whole: lowering.Lowering, reads: units.Reads, every: int = 1) -> None:
+    """``units.readers``, worked out backwards from each unit's own facts, finds exactly the definitions
+    whose ``reads`` holds the changed one (for every ``every``-th definition)."""
+    kept = units.record(whole, reads)
+    holding: dict[str, set[str]] = {key: set() for key in kept}
+    for key in kept:
+        for read in reads.of(key):
+            holding[read].add(key)
+    for key in list(kept)[::every]:
+        assert units.readers(kept, [key]) == holding[key], key
 
 
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.name)

@@ -29,7 +29,7 @@ from ..lower.context import External, Known, Names, Taken
 from ..lower.homes import folded, home_first
 from ..lower.lowering import finished, lowered
 from ..lower.sdk import sdk_names
-from ..lower.units import Reads, Unit, again, record
+from ..lower.units import Reads, Unit, again, record, to_lower_again
 from ..names import Naming
 from .store import Cache, digest
 from .yaml_pieces import Sources
@@ -93,13 +93,7 @@ class Definitions:
         if units.keys() != by_key.keys():
             return None
         changed = {key for key, source in by_key.items() if meta.sources[key] != source}
-        redo = {key for key, unit in units.items() if unit.outside or not unit.reads.isdisjoint(changed)}
-        while True:  # and what met them, or they met, in turn
-            more = {key for key, unit in units.items() if key not in redo and not unit.met.isdisjoint(redo)}
-            more |= {met for key in redo for met in units[key].met if met not in redo}
-            if not more:
-                break
-            redo |= more
+        redo = to_lower_again(units, changed)
         definitions = schemas.definitions
         if any(definitions[key].derived for key in changed):
             return None  # its name is made from where it is used

@@ -26,7 +26,7 @@ from typing import Any
 
 from .. import ir
 from ..diagnostics import Diagnostic, Reporter
-from ..frontend.schema import Definition, Schema, SchemaSet, refs_of
+from ..frontend.schema import Definition, Schema, SchemaSet
 from .context import External, Known
 from .homes import BESIDE_NOTHING, folded
 from .lowering import Lowering
@@ -47,25 +47,32 @@ class Reads:
         self.definitions = definitions
         self.own = {id(d.schema) for d in definitions.values()}
         self.direct = direct
-        self._refs: dict[str, list[str]] = {}
+        self._walks: dict[str, tuple[list[str], bool]] = {}
         self._folds: dict[str, frozenset[str]] = {}
 
     def of(self, key: str) -> frozenset[str]:
-        if merges(self.definitions[key].schema, self.own):  # merged, a `$ref` is folded in, and what it refers to…
+        if self.merging(key):  # merged, a `$ref` is folded in, and what it refers to…
             return self._closure(key)
         found = {key}
         for target in self.refs(key):
-            if target not in found:
-                found |= self.folds(target)
-                found.update(self.chain(target))
+            found |= self.folds(target)
+            found.update(self.chain(target))
         return frozenset(found)
 
+    def merging(self, key: str) -> bool:
+        """``merges`` of ``key``'s schema."""
+        return self._walk(key)[1]
+
+
     def refs(self, key: str) -> list[str]:
-        """The definitions ``key``'s schema refers to (``refs_of``), each once."""
-        found = self._refs.get(key)
+        """The definitions ``key``'s schema refers to, each once (not those nested in it: theirs)."""
+        return self._walk(key)[0]
+
+    def _walk(self, key: str) -> tuple[list[str], bool]:
+        found = self._walks.get(key)
         if found is None:
-            found = self._refs[key] = [t for t in dict.fromkeys(refs_of(self.definitions[key].schema))
-                                       if t in self.definitions]
+            refs, merging = _walked(self.definitions[key].schema, self.own)
+            found = self._walks[key] = ([t for t in refs if t in self.definitions], merging)
         return found
 
     def folded(self, key: str) -> Sequence[str]:
@@ -102,19 +109,16 @@ class Reads:
     def chain(self, key: str) -> list[str]:
         """The definitions a default is looked for along from ``key`` (``references.default``), folds aside."""
         found = [key]
-        schema: Schema = self.definitions[key].schema
-        while "default" not in schema:
-            members = schema.get("allOf")
-            if "$ref" not in schema and isinstance(members, list) and len(members) == 1 \
-                    and isinstance(members[0], Schema):
-                schema = members[0]
-                continue
-            target = schema.get("$ref")
-            if not isinstance(target, str) or target not in self.definitions or target in found:
-                break
-            found.append(target)
-            schema = self.definitions[target].schema
+        following = self.then(key)
+        while following is not None and following not in found:
+            found.append(following)
+            following = self.then(following)
         return found
+
+    def then(self, key: str) -> str | None:
+        """The definition after ``key`` on the chain a default is looked for along (``after``)."""
+        target = after(self.definitions[key].schema)
+        return target if target in self.definitions else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +143,12 @@ class Unit:
     """It asked ``external`` for a type (another input's: read again in every run)."""
     folds: tuple[str, ...]
     """``homes.folded``: what decides the order it is lowered in (``home_first``)."""
-    reads: frozenset[str]
-    """``reads``: the definitions it is made from."""
+    refs: tuple[str, ...]
+    """``Reads.refs``: the definitions it refers to."""
+    merges: bool
+    """``merges``: it reads every definition it refers to, in turn."""
+    then: str | None
+    """``Reads.then``: where a default is looked for after it."""
 
 
 def record(lowering: Lowering, reads: Reads, keys: Collection[str] | None = None) -> dict[str, Unit]:
@@ -164,8 +172,53 @@ def record(lowering: Lowering, reads: Reads, keys: Collection[str] | None = None
                           tuple(lowering.heard.said[first:last]), frozenset(names.get(key, ())),
                           frozenset(lowering.taken.asked.get(key, ())), frozenset(places.get(key, ())),
                           frozenset(lowering.met.get(key, ())), key in lowering.outside,
-                          tuple(reads.folded(key)), reads.of(key))
+                          tuple(reads.folded(key)), tuple(reads.refs(key)), reads.merging(key), reads.then(key))
     return units
+
+
+def to_lower_again(units: Mapping[str, Unit], changed: Collection[str]) -> set[str]:
+    """The definitions to lower again when those ``changed`` have: those whose ``reads`` holds one, those
+    that ask another input for a type, and those that met one of them, or that one of them met, in turn."""
+    found = readers(units, changed) | {key for key, unit in units.items() if unit.outside}
+    met: dict[str, list[str]] = {}
+    for key, unit in units.items():
+        for other in unit.met:
+            met.setdefault(key, []).append(other)
+            met.setdefault(other, []).append(key)
+    return _back(found, met)
+
+
+def readers(units: Mapping[str, Unit], changed: Collection[str]) -> set[str]:
+    """The definitions whose ``reads`` holds one of ``changed``, worked out backwards from what each unit
+    says of itself (what it refers to, folds in, looks a default up in next): each edge walked once."""
+    referred: dict[str, list[str]] = {}
+    folded_by: dict[str, list[str]] = {}
+    before: dict[str, list[str]] = {}
+    for key, unit in units.items():
+        for target in unit.refs:
+            referred.setdefault(target, []).append(key)
+        for target in unit.folds:
+            folded_by.setdefault(target, []).append(key)
+        if unit.then is not None:
+            before.setdefault(unit.then, []).append(key)
+    start = {key for key in changed if key in units}
+    found = set(start)
+    for target in _back(start, folded_by) | _back(start, before):  # what holds a changed one in its folds or chain
+        found.update(key for key in referred.get(target, ()) if not units[key].merges)
+    found.update(key for key in _back(start, referred) if units[key].merges)
+    return found
+
+
+def _back(start: Collection[str], edges: Mapping[str, Sequence[str]]) -> set[str]:
+    """``start`` and what reaches it along ``edges`` (each key with those that lead to it)."""
+    seen = set(start)
+    todo = list(seen)
+    while todo:
+        for key in edges.get(todo.pop(), ()):
+            if key not in seen:
+                seen.add(key)
+                todo.append(key)
+    return seen
 
 
 def again(schemas: SchemaSet, external: External | None, own: dict[str, str], known: Known,
@@ -224,16 +277,46 @@ def merges(root: Schema, own: set[int]) -> bool:
     """Folding merges schemas somewhere in ``root`` (not in the definitions nested in it): an ``allOf``,
     a ``$ref`` beside constraining keywords, a union beside what its branches share. Two properties of
     one name merged fold a ``$ref`` in; its target's properties may be merged in turn."""
+    return _walked(root, own)[1]
+
+
+def after(schema: Schema) -> str | None:
+    """Where a default is looked for after ``schema``, which has none: what it refers to (through a
+    lone ``allOf`` member)."""
+    while "default" not in schema:
+        members = schema.get("allOf")
+        if "$ref" not in schema and isinstance(members, list) and len(members) == 1 and isinstance(members[0], Schema):
+            schema = members[0]
+            continue
+        target = schema.get("$ref")
+        return target if isinstance(target, str) else None
+    return None
+
+
+def _walked(root: Schema, own: set[int]) -> tuple[list[str], bool]:
+    """What ``root`` refers to, each once, and whether it ``merges``. A definition nested in it is not
+    walked (it is walked for itself, and is a reference where it stands), but for where a default
+    beside it is looked for after it (``after``: a property's default is read through it)."""
+    refs: dict[str, None] = {}
+    merging = False
     stack: list[Any] = [root]
     while stack:
         node = stack.pop()
         if isinstance(node, list):
             stack.extend(node)
             continue
-        if not isinstance(node, dict) or (id(node) in own and node is not root):
+        if not isinstance(node, dict):
             continue
-        if "allOf" in node or ("$ref" in node and not REF_ANNOTATIONS.issuperset(node)) \
-                or (("anyOf" in node or "oneOf" in node) and not BESIDE_NOTHING.issuperset(node)):
-            return True
+        if id(node) in own and node is not root:
+            target = after(node) if isinstance(node, Schema) else None
+            if target is not None:
+                refs[target] = None
+            continue
+        target = node.get("$ref")
+        if isinstance(target, str):
+            refs[target] = None
+            merging = merging or not REF_ANNOTATIONS.issuperset(node)
+        if "allOf" in node or (("anyOf" in node or "oneOf" in node) and not BESIDE_NOTHING.issuperset(node)):
+            merging = True
         stack.extend(node.values())
-    return False
+    return list(refs), merging
