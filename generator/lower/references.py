@@ -44,23 +44,33 @@ def default(lw: Context, schema: Schema) -> ir.Default | None:
     known = lw.scope.defaults  # (each target's answer found once: many properties refer along one chain)
     followed: list[str] = []
     found: ir.Default | None = None
+    while True:
+        schema, target = looked_up(schema)
+        if "default" in schema:
+            found = ir.Default(schema["default"])
+            break
+        if target is not None and target in known:
+            found = known[target]
+            break
+        if target is None or target not in lw.scope.definitions or target in followed:
+            break
+        followed.append(target)
+        schema = lw.scope.definitions[target].schema
+    known.update(dict.fromkeys(followed, found))
+    return found
+
+
+def looked_up(schema: Schema) -> tuple[Schema, str | None]:
+    """Where a default is read along a chain of references (``default``): ``schema``, through a lone
+    ``allOf`` member, and, where it has no default, what it refers to next."""
     while "default" not in schema:
         members = schema.get("allOf")
         if "$ref" not in schema and isinstance(members, list) and len(members) == 1 and isinstance(members[0], Schema):
             schema = members[0]
             continue
         target = schema.get("$ref")
-        if isinstance(target, str) and target in known:
-            found = known[target]
-            break
-        if not isinstance(target, str) or target not in lw.scope.definitions or target in followed:
-            break
-        followed.append(target)
-        schema = lw.scope.definitions[target].schema
-    else:
-        found = ir.Default(schema["default"])
-    known.update(dict.fromkeys(followed, found))
-    return found
+        return schema, target if isinstance(target, str) else None
+    return schema, None
 
 
 def kinds_beside(lw: Context, schema: Schema, target: str) -> list[ir.Type]:

@@ -30,6 +30,7 @@ from ..frontend.schema import Definition, Schema, SchemaSet
 from .context import External, Known
 from .homes import BESIDE_NOTHING, folded
 from .lowering import Lowering
+from .references import looked_up
 from .shapes import REF_ANNOTATIONS
 
 
@@ -281,16 +282,8 @@ def merges(root: Schema, own: set[int]) -> bool:
 
 
 def after(schema: Schema) -> str | None:
-    """Where a default is looked for after ``schema``, which has none: what it refers to (through a
-    lone ``allOf`` member)."""
-    while "default" not in schema:
-        members = schema.get("allOf")
-        if "$ref" not in schema and isinstance(members, list) and len(members) == 1 and isinstance(members[0], Schema):
-            schema = members[0]
-            continue
-        target = schema.get("$ref")
-        return target if isinstance(target, str) else None
-    return None
+    """Where a default is looked for after ``schema`` (``references.looked_up``)."""
+    return looked_up(schema)[1]
 
 
 def _walked(root: Schema, own: set[int]) -> tuple[list[str], bool]:
