@@ -18,6 +18,7 @@ and input, replaced as it changes: a meta entry and the units in ``BUCKETS`` val
 
 from __future__ import annotations
 
+import os
 import pickle
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from ..diagnostics import Diagnostic, Reporter
 from ..frontend.schema import SchemaSet
 from ..lower.context import External, Known, Names, Taken
 from ..lower.homes import folded, home_first
-from ..lower.lowering import finished, lowered
+from ..lower.lowering import finished, lower, lowered
 from ..lower.sdk import sdk_names
 from ..lower.units import Reads, Unit, again, record, to_lower_again
 from ..names import Naming
@@ -67,9 +68,10 @@ class Definitions:
         one document, ``display``, read from ``pieces`` (``None``: read whole)."""
         found = sources(schemas, display, pieces)
         if found is None:
-            return _whole(schemas, reporter, external, names)
+            return lower(schemas, reporter, external, names)
         context, by_key = found
-        context = digest(SCHEME, self.salt, settings, context, names, repr(sorted(schemas.anything)),
+        context = digest(SCHEME, self.salt, os.environ.get("PYTHONHASHSEED", ""), settings, context, names,
+                         repr(sorted(schemas.anything)),
                          repr(None if schemas.responses is None else sorted(schemas.responses)), repr(schemas.openapi))
         slots = self._slots(display)
         meta = self._meta(slots[0], context, by_key)
@@ -199,11 +201,6 @@ def sources(schemas: SchemaSet, display: str, pieces: Sources | None) -> tuple[s
     if any(not found for found in parts.values()):
         return None
     return digest(*context), {key: digest(*found) for key, found in parts.items()}
-
-
-def _whole(schemas: SchemaSet, reporter: Reporter, external: External | None, names: Naming) -> ir.Module:
-    lowering = lowered(schemas, reporter, external, names)
-    return finished(lowering.declarations, lowering.spans, lowering.declared_in, lowering.scope.names.get("#"), names)
 
 
 def _bucket(key: str) -> int:
