@@ -160,9 +160,7 @@ def record(lowering: Lowering, reads: Reads, keys: Collection[str] | None = None
     places: dict[str, set[tuple[str, str]]] = {}
     for place, unit in lowering.placed.owners():
         places.setdefault(unit, set()).add(place)
-    inline = {}
-    for name, root in lowering.declared_in.items():
-        inline[name] = root
+    inline = lowering.declared_in
     units = {}
     for key, (start, end) in lowering.spans.items():
         if keys is not None and key not in keys:
@@ -228,8 +226,8 @@ def again(schemas: SchemaSet, external: External | None, own: dict[str, str], kn
     the others ``kept`` as an earlier lowering made them; ``None`` when what is lowered again would meet
     what is kept, or be met by it (a name, an inline model), or stop saying what a kept one does not say:
     then the whole set is to be lowered."""
-    heard = Reporter()
-    lowering = Lowering(schemas, heard, external, own, known)
+    told = Reporter()  # (what it says is taken from ``said``, definition by definition)
+    lowering = Lowering(schemas, told, external, own, known)
     for key, unit in kept.items():
         if key not in redo:
             for name in unit.names:
@@ -237,7 +235,7 @@ def again(schemas: SchemaSet, external: External | None, own: dict[str, str], kn
     for key in order:
         if key in redo:
             lowering.unit(key)
-    if heard.errors or any(key not in kept or kept[key].met - set(redo) for key in redo):
+    if told.errors or any(key not in kept or kept[key].met - set(redo) for key in redo):
         return None
     if any(lowering.met.get(key, set()) - set(redo) for key in redo):
         return None  # a name or model taken by a definition kept
