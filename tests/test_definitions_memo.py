@@ -185,7 +185,7 @@ def test_an_operations_body_that_reads_the_edited_definition_is_lowered_again(
 
 def test_a_bucket_another_run_stored_is_never_read_with_this_runs_entry(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spied: dict[str, list[Any]]) -> None:
-    """Two runs at once: a bucket stored meanwhile for other sources (another lineage) is not put
+    """Two runs at once: a bucket stored meanwhile for other sources (with another token) is not put
     together with this run's entry: the whole input is lowered."""
     components = {"A": {"type": "object", "properties": {"x": {"type": "string"}}}}
     project = _project(tmp_path, components)
@@ -195,7 +195,7 @@ def test_a_bucket_another_run_stored_is_never_read_with_this_runs_entry(
     slots = definitions.Definitions(store, "", str(project.resolve()))._slots("schemas/openapi.yaml")
     found = store.get_many(definitions.NAMESPACE, slots)
     assert len(found) == 1 + definitions.BUCKETS  # (the meta entry and every bucket, stored by the first run)
-    lineage, bucket = pickle.loads(found[slots[1]])
+    _, bucket = pickle.loads(found[slots[1]])
     store.put_many(definitions.NAMESPACE, {slots[1]: pickle.dumps(("another", bucket))})
     store.close()
     _edited(project, {"A": {"type": "object", "properties": {"x": {"type": "integer"}}}})

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import pickle
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import ir
 from ..diagnostics import Diagnostic, Reporter
@@ -51,9 +51,9 @@ class _Meta:
     """Each definition's class name (``Names.chosen``, derived ones too)."""
     own: dict[str, str]
     """``sdk.sdk_names``."""
-    lineage: str
-    """Made anew when every unit is stored; each bucket says the lineage it was stored in, so that a
-    bucket another run stored meanwhile (for other sources) is never read with this meta entry."""
+    stamps: tuple[str, ...] = ()
+    """The token each bucket was last stored with, made anew each time, in the same transaction as
+    this entry: a bucket another run stored meanwhile (for other sources) is never read with it."""
 
 
 class Definitions:
@@ -87,14 +87,14 @@ class Definitions:
                           names)
         if not reporter.errors:
             chosen = dict(lowering.scope.names.chosen)  # type: ignore[attr-defined]
-            kept = _Meta(context, by_key, tuple(lowering.spans), chosen, dict(lowering.own), os.urandom(8).hex())
+            kept = _Meta(context, by_key, tuple(lowering.spans), chosen, dict(lowering.own))
             self._put(slots, kept, record(lowering, Reads(schemas.definitions, lowering.folds)), set(range(BUCKETS)))
         return module
 
     def _again(self, schemas: SchemaSet, reporter: Reporter, external: External | None, names: Naming,
                meta: _Meta, by_key: dict[str, str], slots: list[str]) -> ir.Module | None:
         """The module with the definitions that read a changed one lowered again; ``None``: lower the whole set."""
-        units = self._units(slots, meta.lineage)
+        units = self._units(slots, meta.stamps)
         if units.keys() != by_key.keys():
             return None
         changed = {key for key, source in by_key.items() if meta.sources[key] != source}
@@ -136,7 +136,7 @@ class Definitions:
         module = finished(declarations, spans, declared_in, meta.names.get("#"), names)
         made = record(lowering, Reads(definitions), redo)
         units.update(made)
-        self._put(slots, _Meta(meta.context, by_key, order, meta.names, meta.own, meta.lineage), units,
+        self._put(slots, _Meta(meta.context, by_key, order, meta.names, meta.own, meta.stamps), units,
                   {_bucket(k) for k in made})
         return module
 
@@ -154,29 +154,33 @@ class Definitions:
             return None
         return meta
 
-    def _units(self, slots: list[str], lineage: str) -> dict[str, Unit]:
-        """Every unit of the buckets stored in ``lineage``; none if one bucket was not."""
+    def _units(self, slots: list[str], stamps: tuple[str, ...]) -> dict[str, Unit]:
+        """Every unit of the buckets, each stored with its token in ``stamps``; none if one was not."""
         found = self.store.get_many(NAMESPACE, slots[1:])
         units: dict[str, Unit] = {}
-        for slot in slots[1:]:
+        for slot, stamp in zip(slots[1:], stamps or ("",) * BUCKETS):
             try:
                 kept = pickle.loads(found[slot]) if slot in found else None
             except Exception:  # another version of the classes, a damaged entry: a miss
                 return {}
-            if not (isinstance(kept, tuple) and len(kept) == 2 and kept[0] == lineage and isinstance(kept[1], dict)):
+            if not (isinstance(kept, tuple) and len(kept) == 2 and kept[0] == stamp and isinstance(kept[1], dict)):
                 return {}
             units.update(kept[1])
         return units if all(isinstance(u, Unit) for u in units.values()) else {}
 
     def _put(self, slots: list[str], meta: _Meta, units: dict[str, Unit], changed: set[int]) -> None:
-        """Keeps ``meta``, and the buckets ``changed`` of ``units`` (every definition's)."""
+        """Keeps ``meta``, and the buckets ``changed`` of ``units`` (every definition's), each with a new token."""
+        stamps = list(meta.stamps or ("",) * BUCKETS)
+        for b in changed:
+            stamps[b] = os.urandom(8).hex()
+        meta = replace(meta, stamps=tuple(stamps))
         buckets: dict[int, dict[str, Unit]] = {b: {} for b in changed}
         for key, unit in units.items():
             bucket = buckets.get(_bucket(key))
             if bucket is not None:
                 bucket[key] = unit
         entries = {slots[0]: pickle.dumps(meta, protocol=pickle.HIGHEST_PROTOCOL)}
-        entries.update({slots[b + 1]: pickle.dumps((meta.lineage, bucket), protocol=pickle.HIGHEST_PROTOCOL)
+        entries.update({slots[b + 1]: pickle.dumps((stamps[b], bucket), protocol=pickle.HIGHEST_PROTOCOL)
                         for b, bucket in buckets.items()})
         self.store.put_many(NAMESPACE, entries)
 
