@@ -24,10 +24,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from .. import ir
-from ..diagnostics import Diagnostic, Reporter
+from ..diagnostics import Diagnostic, Reporter, tokens
 from ..frontend.schema import SchemaSet
 from ..lower.context import External, Known, Names, Taken
-from ..lower.homes import folded, home_first
+from ..lower.homes import home_first
 from ..lower.lowering import finished, lower, lowered
 from ..lower.sdk import sdk_names
 from ..lower.units import Reads, Unit, again, record, to_lower_again
@@ -107,9 +107,9 @@ class Definitions:
             return None
         if names == "sdk" and sdk_names(definitions, schemas.responses) != meta.own:
             return None
-        own = {id(d.schema) for d in definitions.values()}
+        reads = Reads(definitions)
         order = meta.order
-        if any(tuple(folded(definitions[key].schema, own)) != units[key].folds for key in changed):
+        if any(tuple(reads.folded(key)) != units[key].folds for key in changed):
             order = tuple(home_first(definitions))
         known = Known(meta.names, frozenset(given.values()), frozenset(given.values()), None)
         lowering = again(schemas, external, meta.own, known, units, order, redo)
@@ -134,7 +134,7 @@ class Definitions:
             spans[key] = (start, len(declarations))
         declared_in.update(lowering.declared_in)
         module = finished(declarations, spans, declared_in, meta.names.get("#"), names)
-        made = record(lowering, Reads(definitions), redo)
+        made = record(lowering, reads, redo)
         units.update(made)
         self._put(slots, _Meta(meta.context, by_key, order, meta.names, meta.own, meta.stamps), units,
                   {_bucket(k) for k in made})
@@ -195,10 +195,10 @@ def sources(schemas: SchemaSet, display: str, pieces: Sources | None) -> tuple[s
     for key, definition in schemas.definitions.items():
         if (key != "#" and not key.startswith("#/")) or definition.schema.loc.path != display:
             return None
-        tokens = tuple(t.replace("~1", "/").replace("~0", "~") for t in key[2:].split("/")) if key != "#" else ()
-        at[tokens] = key
-        for i in range(len(tokens)):
-            under.setdefault(tokens[:i], []).append(key)
+        place = tuple(tokens(key[1:]))
+        at[place] = key
+        for i in range(len(place)):
+            under.setdefault(place[:i], []).append(key)
     parts: dict[str, list[str]] = {key: [] for key in schemas.definitions}
     context: list[str] = []
     for path, source in pieces:

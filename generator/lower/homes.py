@@ -54,19 +54,9 @@ def folds_of(definitions: Mapping[str, Definition]) -> dict[str, list[str]]:
 def folded(root: Any, own: set[int]) -> list[str]:
     """The ``$ref`` targets folding copies into ``root`` (not into the definitions nested in it)."""
     found: list[str] = []
-    seen: set[int] = set()
-    stack = [root]
-    while stack:  # (every node of the document passes here: values are pushed as they are, and skipped when met)
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(node)
+    for node, nested in own_nodes(root, own):
+        if nested:
             continue
-        if not isinstance(node, dict):
-            continue
-        here = id(node)
-        if here in seen or (here in own and node is not root):
-            continue
-        seen.add(here)
         ref = node.get("$ref")
         if isinstance(ref, str) and not REF_ANNOTATIONS.issuperset(node):
             found.append(ref)
@@ -76,8 +66,27 @@ def folded(root: Any, own: set[int]) -> list[str]:
         for member in members:
             if isinstance(member, dict) and isinstance(member.get("$ref"), str):
                 found.append(member["$ref"])
-        stack.extend(node.values())
     return found
+
+
+def own_nodes(root: Any, own: set[int]) -> Iterator[tuple[dict[str, Any], bool]]:
+    """Every object of ``root``'s document, once (a value met along two paths, through a YAML anchor, is
+    walked once), each with whether it is a definition nested in ``root`` (``own``: the ``id`` of every
+    definition's schema): such a one is met, not walked (it is walked for itself)."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+            continue
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        nested = id(node) in own and node is not root
+        yield node, nested
+        if not nested:
+            stack.extend(node.values())
 
 
 def _list(value: Any) -> list[Any]:

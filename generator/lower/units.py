@@ -28,7 +28,7 @@ from .. import ir
 from ..diagnostics import Diagnostic, Reporter
 from ..frontend.schema import Definition, Schema, SchemaSet
 from .context import External, Known
-from .homes import BESIDE_NOTHING, folded
+from .homes import BESIDE_NOTHING, folded, own_nodes
 from .lowering import Lowering
 from .references import looked_up
 from .shapes import REF_ANNOTATIONS
@@ -63,7 +63,6 @@ class Reads:
     def merging(self, key: str) -> bool:
         """``merges`` of ``key``'s schema."""
         return self._walk(key)[1]
-
 
     def refs(self, key: str) -> list[str]:
         """The definitions ``key``'s schema refers to, each once (not those nested in it: theirs)."""
@@ -290,24 +289,14 @@ def _walked(root: Schema, own: set[int]) -> tuple[list[str], bool]:
     beside it is looked for after it (``after``: a property's default is read through it)."""
     refs: dict[str, None] = {}
     merging = False
-    stack: list[Any] = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(node)
-            continue
-        if not isinstance(node, dict):
-            continue
-        if id(node) in own and node is not root:
-            target = after(node) if isinstance(node, Schema) else None
-            if target is not None:
-                refs[target] = None
-            continue
-        target = node.get("$ref")
+    for node, nested in own_nodes(root, own):
+        target = (after(node) if isinstance(node, Schema) else None) if nested else node.get("$ref")
         if isinstance(target, str):
             refs[target] = None
-            merging = merging or not REF_ANNOTATIONS.issuperset(node)
+        if nested:
+            continue
+        if isinstance(target, str) and not REF_ANNOTATIONS.issuperset(node):
+            merging = True
         if "allOf" in node or (("anyOf" in node or "oneOf" in node) and not BESIDE_NOTHING.issuperset(node)):
             merging = True
-        stack.extend(node.values())
     return list(refs), merging
