@@ -32,6 +32,7 @@ from ..lower.lowering import finished, lower, lowered
 from ..lower.sdk import sdk_names
 from ..lower.units import Reads, Unit, again, record, to_lower_again
 from ..names import Naming
+from . import pickled
 from .store import Cache, digest
 from .yaml_pieces import Sources
 
@@ -179,8 +180,8 @@ class Definitions:
             bucket = buckets.get(_bucket(key))
             if bucket is not None:
                 bucket[key] = unit
-        entries = {slots[0]: pickle.dumps(meta, protocol=pickle.HIGHEST_PROTOCOL)}
-        entries.update({slots[b + 1]: pickle.dumps((stamps[b], bucket), protocol=pickle.HIGHEST_PROTOCOL)
+        entries = {slots[0]: pickled.dumps(meta)}
+        entries.update({slots[b + 1]: pickled.dumps((stamps[b], bucket))
                         for b, bucket in buckets.items()})
         self.store.put_many(NAMESPACE, entries)
 

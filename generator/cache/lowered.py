@@ -27,6 +27,7 @@ from pathlib import Path
 
 from .. import ir
 from ..diagnostics import Diagnostic
+from . import pickled
 from .store import Cache, digest
 
 NAMESPACE = "lowered"
@@ -107,8 +108,8 @@ class Lowered:
             referred: Iterable[tuple[str, str]], read: Iterable[tuple[str, str]]) -> None:
         """Keeps ``module`` as input ``source``'s IR, made under ``key``, with its ``warnings`` and the
         inputs it ``referred`` to and files it ``read`` (in place of what was kept for it)."""
-        kept = Kept(tuple(warnings), tuple(referred), tuple(read), pickle.dumps(module, protocol=pickle.HIGHEST_PROTOCOL))
-        data = pickle.dumps((key, kept), protocol=pickle.HIGHEST_PROTOCOL)
+        kept = Kept(tuple(warnings), tuple(referred), tuple(read), pickled.dumps(module))
+        data = pickled.dumps((key, kept))
         self.store.put_many(NAMESPACE, {self._slot(source): data})
 
     def _slot(self, source: str) -> str:

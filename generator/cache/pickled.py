@@ -1,0 +1,59 @@
+"""Pickling what the cache keeps: the IR, and lowering's units, by their constructors.
+
+``pickle`` stores a frozen dataclass with slots as its class and the list of its fields' values, and
+reads it back through ``dataclasses``' ``__setstate__``, which looks up the class's fields again for
+every object: half of reading a kept IR back. ``dumps`` stores such an object as a call of its class
+with its fields' values instead, as ``__reduce__`` would: the same object read back, in half the time
+(OpenAI's description: 2.2× to read, 1.6× to write). ``pickle.loads`` reads either form.
+
+The table is the pickler's own (``Pickler.dispatch_table``): nothing changes for other picklers.
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+from collections.abc import Callable, Iterable
+from dataclasses import fields, is_dataclass
+from operator import attrgetter
+from typing import Any
+
+from .. import ir
+from ..diagnostics import Diagnostic, Location
+from ..lower.units import Unit
+
+Reducer = Callable[[Any], tuple[type, tuple[Any, ...]]]
+
+
+def dumps(value: object) -> bytes:
+    """``pickle.dumps(value)`` at the highest protocol, with the frozen dataclasses of ``CLASSES`` stored
+    as calls of their classes."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _TABLE
+    pickler.dump(value)
+    return out.getvalue()
+
+
+def by_constructor(cls: type) -> Reducer:
+    """A reducer that stores an object of ``cls`` as ``cls(*its fields' values)``: every field of ``cls``
+    is a parameter of its ``__init__``, in order, and ``__init__`` keeps each as given."""
+    names = [f.name for f in fields(cls)]
+    if any(not f.init for f in fields(cls)) or hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} is not made from its fields alone")
+    if not names:
+        return lambda value: (cls, ())
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        return lambda value: (cls, (one(value),))
+    values = attrgetter(*names)
+    return lambda value: (cls, values(value))
+
+
+def _frozen_dataclasses(namespace: Iterable[object]) -> list[type]:
+    return [c for c in namespace if isinstance(c, type) and is_dataclass(c) and c.__dataclass_params__.frozen]  # type: ignore[attr-defined]
+
+
+CLASSES: tuple[type, ...] = (*_frozen_dataclasses(vars(ir.nodes).values()), Diagnostic, Location, Unit)
+"""What the cache keeps many of: the IR's nodes, what was said and where, lowering's units."""
+_TABLE: dict[type, Reducer] = {cls: by_constructor(cls) for cls in CLASSES}
