@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from schemagen.cache.forked import shared_out
+from schemagen.cache.forked import ahead, shared_out
+from schemagen.diagnostics import Location, Reporter
 
 ITEMS = list(range(23))
 
@@ -52,3 +53,46 @@ def test_what_a_process_does_not_send_back_is_none(failure: str, monkeypatch: py
         assert made == [None if i % 7 == 3 else i for i in ITEMS]
     else:
         assert made[8:] == [None] * (len(ITEMS) - 8)
+
+
+def _checks(reporter: Reporter) -> None:
+    """Work that says where it ran, warns, then fails with an error (as a check of a bad set does)."""
+    reporter.warn(Location("here.json", f"/{os.getpid()}"), "where it ran", kind="test")
+    reporter.error(Location("here.json", "/x"), "a problem")
+    reporter.raise_errors()
+
+
+def test_work_ahead_says_what_it_says_here_and_is_done_in_another_process() -> None:
+    told = ahead(_checks, size=1, least=0)
+    assert told is not None
+    said = told()
+    assert [d.message for d in said.errors] == ["a problem"]
+    [where] = said.warnings
+    assert where.location.pointer != f"/{os.getpid()}"  # (it ran in another process)
+
+
+@pytest.mark.parametrize("failure", ["ends", "raises"])
+def test_work_ahead_that_its_process_did_not_send_back_is_done_here(failure: str) -> None:
+    here = os.getpid()
+
+    def fragile(reporter: Reporter) -> None:
+        if os.getpid() != here and failure == "ends":
+            os._exit(3)
+        if os.getpid() != here and failure == "raises":
+            raise ValueError("not in this process")
+        _checks(reporter)
+
+    told = ahead(fragile, size=5, least=0)
+    assert told is not None
+    said = told()
+    assert [d.message for d in said.errors] == ["a problem"]
+    assert [d.location.pointer for d in said.warnings] == [f"/{here}"]
+
+
+@pytest.mark.parametrize("failure", ["small", "no fork"])
+def test_work_no_process_can_do_ahead_is_left_to_the_caller(failure: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if failure == "no fork":
+        monkeypatch.setattr(os, "fork", lambda: (_ for _ in ()).throw(OSError("no more processes")))
+    else:
+        monkeypatch.setattr(os, "fork", lambda: pytest.fail("forked"))
+    assert ahead(_checks, size=5, least=0 if failure != "small" else 6) is None

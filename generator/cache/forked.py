@@ -7,6 +7,9 @@ first meanwhile. The result is each item's, in order, or ``None`` where its work
 process sent nothing back: the caller does that item again itself, as it would alone, so the result
 of a stage never depends on the processes. Forked processes touch no open connection and run no
 clean-up of this process's state: they end with ``os._exit``.
+
+``ahead`` does one piece of work (the checks of a large set) in a forked process while this one goes
+on (lowers the set), and gives what it said when asked.
 """
 
 from __future__ import annotations
@@ -15,7 +18,16 @@ import os
 import pickle
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..diagnostics import Reporter, collected
+
+if TYPE_CHECKING:
+    from .store import Cache
+
+AHEAD_FROM = 200
+"""Definitions from which a set's checks are done in another process while this one lowers it: below,
+lowering takes less time than starting a process and reading back what it said."""
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -55,6 +67,29 @@ def shared_out(items: Sequence[T], weight: Callable[[T], int], work: Callable[[T
             for index, made in zip(run, _collect(pid, read_end, len(run))):
                 results[index] = made
     return results
+
+
+def ahead(work: Callable[[Reporter], None], size: int, store: Cache | None = None,
+          least: int = AHEAD_FROM) -> Callable[[], Reporter] | None:
+    """``work`` (the checks of a set of ``size`` definitions) done in a forked process while this one goes
+    on, when ``size`` is ``least`` or more (on Linux); what it said, when asked (waiting for it then). If
+    the process fails or sends nothing back, the work is done here then: what is said never depends on it.
+    ``None``: no process was started (the caller does the work). ``store``'s connection is closed first:
+    the forked process opens its own (``Cache``)."""
+    if size < least or sys.platform != "linux":
+        return None
+    if store is not None:
+        store.close()
+    try:
+        pid, read_end = _fork(collected, [work])
+    except OSError:  # (no process to start)
+        return None
+
+    def told() -> Reporter:
+        [sent] = _collect(pid, read_end, 1)
+        return sent if isinstance(sent, Reporter) else collected(work)
+
+    return told
 
 
 def _tried(work: Callable[[T], R], item: T) -> R | None:

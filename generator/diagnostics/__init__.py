@@ -2,6 +2,6 @@
 of a JSON pointer in a file, found when there is something to report (``positions``). This package
 imports nothing else of the generator."""
 
-from .errors import Diagnostic, Location, Reporter, SchemaError, few, pointer, tokens
+from .errors import Diagnostic, Location, Reporter, SchemaError, collected, few, pointer, tokens
 
-__all__ = ["Diagnostic", "Location", "Reporter", "SchemaError", "few", "pointer", "tokens"]
+__all__ = ["Diagnostic", "Location", "Reporter", "SchemaError", "collected", "few", "pointer", "tokens"]

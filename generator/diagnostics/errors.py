@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -89,6 +89,22 @@ class Reporter:
     def raise_errors(self) -> None:
         if self.errors:
             raise SchemaError(list(self.errors))
+
+    def extend(self, said: Reporter) -> None:
+        """Report what ``said`` collected: its errors, then its warnings, each in the order said."""
+        for diagnostic in (*said.errors, *said.warnings):
+            self.add(diagnostic)
+
+
+def collected(work: Callable[[Reporter], None]) -> Reporter:
+    """What ``work`` reports, in a reporter of its own (the problems of a ``SchemaError`` it raises too)."""
+    said = Reporter()
+    try:
+        work(said)
+    except SchemaError as exc:
+        for diagnostic in exc.diagnostics:
+            said.add(diagnostic)
+    return said
 
 
 def few(items: Sequence[str], separator: str = ", ", keep: int = 3) -> str:

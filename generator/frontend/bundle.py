@@ -21,6 +21,7 @@ from ..diagnostics import Reporter
 from ..names import pascal
 from .dialects import normalise_referenced
 from .library import Library
+from .lint import examples
 from .schema import Definition, Schema, SchemaSet, refs_of
 
 __all__ = ["Library", "bundle"]
@@ -52,7 +53,7 @@ def bundle(schemas: SchemaSet, home: str, library: Library, reporter: Reporter) 
         return schemas
     moved = _adopt(definitions, list(schemas.definitions))
     responses = None if schemas.responses is None else frozenset(moved.get(r, r) for r in schemas.responses)
-    return SchemaSet(definitions, frozenset(anything), schemas.openapi, responses)
+    return SchemaSet(definitions, frozenset(anything), schemas.openapi, responses, schemas.examples)
 
 
 def _adopt(definitions: dict[str, Definition], own: list[str]) -> dict[str, str]:
@@ -94,6 +95,7 @@ class _Document:
             self.schemas = normalise_referenced(
                 self.display, self.document, openapi_schemas=self.openapi, reporter=reporter, wanted=self.wanted,
                 default_name=pascal(Path(self.display).stem) or "Model", locate=self.library.locate)
+            examples(self.schemas, reporter)  # (checked in its own set: the file as it is written)
             self.openapi = self.schemas.openapi
             _prefix(self.schemas, self.display, self.home)
         return self.schemas.definitions.get(self.display + key)

@@ -5,8 +5,9 @@ after the meta-schema check). Each rule is a warning kind of its own:
   ``oneOf``/``anyOf`` beside it (or to no schema at all);
 - ``rejected value``: an ``examples`` item, or a ``default`` anywhere but on a property, that the
   schema it is written in rejects (``values``). A property's default is checked against its field's
-  type, and left out when it does not fit (``passes.defaults``); OpenAPI's ``example`` is checked by
-  its dialect, which reads it.
+  type, and left out when it does not fit (``passes.defaults``); OpenAPI's ``example``, which its
+  dialect reads (``SchemaSet.examples``), is checked as written or as the JSON text of a value
+  (``examples``).
 
 Other rules need what the front end does not know: a ``required`` key no property holds is found
 once ``allOf`` is folded (``lower.objects``).
@@ -36,6 +37,12 @@ def check(schemas: SchemaSet, reporter: Reporter) -> None:
             values.extend((schema.loc.child("examples", i), "`examples` item", v, schema) for i, v in enumerate(examples))
     if values:
         rejected(values, definitions, reporter)
+
+
+def examples(schemas: SchemaSet, reporter: Reporter) -> None:
+    """Warn of each example the dialect read (``SchemaSet.examples``) that its schema rejects."""
+    if schemas.examples:
+        rejected(list(schemas.examples), schemas.definitions, reporter, text_too=True)
 
 
 def rejected(values: list[tuple[Location, str, Any, Schema]], definitions: Mapping[str, Definition],

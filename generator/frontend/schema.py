@@ -70,6 +70,10 @@ class SchemaSet:
     """The keys of the definitions that are the bodies of responses (what a client reads), where
     operations have bodies; ``None``: not known (no operation read has a body; a JSON Schema document;
     component files)."""
+    examples: tuple[tuple[Location, str, Any, Schema], ...] = ()
+    """The values the dialect read as examples (OpenAPI's ``example``: where, what, the value, its
+    schema), to be checked against their schemas in this set (``lint.rejected``, a JSON text too): with
+    the other checks, after reading (``project.pipeline``)."""
 
 
 def wrap(node: Any, loc: Location) -> Any:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import ir, passes, render
-from ..cache import verdicts, yaml_pieces
+from ..cache import forked, verdicts, yaml_pieces
 from ..cache.fingerprint import generator_digest
 from ..cache.definitions import Definitions
 from ..cache.lowered import Lowered
@@ -39,6 +39,11 @@ from .config import display_path
 from .inputs import Input
 
 
+def in_turn(work: Callable[[Reporter], None], size: int) -> Callable[[], Reporter] | None:
+    """The checks are not done ahead: they are done before lowering, in turn."""
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Stages:
     """The front-end stage functions a run uses: the pure ones, or the cache's wrappers of them."""
@@ -51,6 +56,10 @@ class Stages:
     """Where each definition's declarations are kept across runs, by the pieces of text ``read`` cut."""
     sources: dict[str, yaml_pieces.Sources] = field(default_factory=dict)
     """The pieces ``read`` read each document from, by its display path (one read whole has none)."""
+    ahead: Callable[[Callable[[Reporter], None], int], Callable[[], Reporter] | None] = in_turn
+    """Starts the checks of a set of so many definitions (a ``Reporter``'s work) elsewhere, and gives what
+    they said when asked; or ``None``: they are done here, before lowering (``in_turn``). The cache's does
+    them in another process while this one lowers the set, where it is large (``forked.ahead``)."""
 
     @classmethod
     def cached(cls, store: Cache | None, scope: str = "", inputs: int = 1, processes: int = 1) -> Stages:
@@ -67,7 +76,8 @@ class Stages:
         return cls(read=partial(yaml_pieces.read_document, store=store, processes=processes, sources=sources),
                    check=partial(verdicts.check, store=store, processes=processes),
                    lowered=Lowered(store, generator_digest(), scope) if inputs > 1 else None,
-                   definitions=Definitions(store, generator_digest(), scope), sources=sources)
+                   definitions=Definitions(store, generator_digest(), scope), sources=sources,
+                   ahead=partial(forked.ahead, store=store))
 
 
 def to_ir(source: Input, root: Path, reporter: Reporter, external: External | None = None,
@@ -126,15 +136,44 @@ def _read(path: Path, source: Input, root: Path, stages: Stages, reporter: Repor
 
 def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter: Reporter,
            external: External | None, library: Library | None, stages: Stages) -> ir.Module:
+    """The checks of the set read, then lowering and the passes; or these meanwhile, where the checks are
+    done ahead (``Stages.ahead``): what the checks said is reported first, and their errors stop the run,
+    as if they had been done first."""
     library = library or Library(root, source.path.parent, frozenset({source.display}))
-    schemas = normalise(documents, folder=source.path.is_dir(), dialect=source.dialect,
-                        default_name=pascal(source.path.stem) or "Model", reporter=reporter, locate=library.locate,
-                        openapi_scope=source.openapi_scope, files=library)
-    if source.path.is_file():
-        schemas = bundle(schemas, source.display, library, reporter)
-    stages.check(schemas, reporter)
+    read = normalise(documents, folder=source.path.is_dir(), dialect=source.dialect,
+                     default_name=pascal(source.path.stem) or "Model", reporter=reporter, locate=library.locate,
+                     openapi_scope=source.openapi_scope, files=library)
+    schemas = bundle(read, source.display, library, reporter) if source.path.is_file() else read
+    work = partial(_check, read, schemas, stages.check)
+    told = stages.ahead(work, len(schemas.definitions))
+    if told is None:
+        work(reporter)
+        return _lowered(documents, schemas, source, reporter, external, stages)
+    later = Reporter()
+    failed: Exception | None = None
+    try:
+        module = _lowered(documents, schemas, source, later, external, stages)
+    except Exception as exc:  # (on a set the checks reject, lowering may fail in any way: their errors are what is said)
+        failed = exc
+    reporter.extend(told())
+    reporter.raise_errors()
+    reporter.extend(later)
+    if failed is not None:
+        raise failed
+    return module
+
+
+def _check(read: SchemaSet, schemas: SchemaSet, check: Callable[[SchemaSet, Reporter], None], reporter: Reporter) -> None:
+    """The checks of a set, in order: the examples its dialect read (in the set as read, before ``bundle``),
+    the meta-schema check, and (if that found no error) ``lint``."""
+    lint.examples(read, reporter)
+    check(schemas, reporter)
     reporter.raise_errors()
     lint.check(schemas, reporter)
+
+
+def _lowered(documents: list[tuple[str, Any]], schemas: SchemaSet, source: Input, reporter: Reporter,
+             external: External | None, stages: Stages) -> ir.Module:
     if stages.definitions is not None and len(documents) == 1 and not source.overlays:
         display = documents[0][0]
         module = stages.definitions.lower(schemas, reporter, external, source.names, display, repr(source),

@@ -9,7 +9,6 @@ from typing import Any, Literal
 
 from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, pointer
 from ..components import COMPONENTS, component_name
-from ..lint import rejected
 from ..read import SUFFIXES
 from ..schema import Definition, Schema, SchemaSet, reached, wrap
 from . import jsonschema, operations, ref_siblings
@@ -61,9 +60,9 @@ def normalise_document(document: dict[str, Any], display: str, reporter: Reporte
         definitions = _used_by(definitions, [b.key for b in used.bodies] + used.components)
     if problems:
         raise SchemaError(problems)
-    rejected(reading.examples, definitions, reporter, text_too=True)
     known = used.bodies or used.components  # (no operation says what is read: any definition may be)
-    return SchemaSet(definitions, openapi=True, responses=used.responses if known else None)
+    return SchemaSet(definitions, openapi=True, responses=used.responses if known else None,
+                     examples=tuple(reading.examples))
 
 
 def normalise_file(document: Any, display: str, default_name: str, reporter: Reporter,
@@ -75,8 +74,7 @@ def normalise_file(document: Any, display: str, default_name: str, reporter: Rep
     reading = _Reading([], frozenset(), refs=False)  # the JSON Schema reading made them file references
     schemas = jsonschema.normalise(document, display, default_name, reporter, wanted, locate,
                                    rewrite=lambda schema: _rewrite(schema, reading))
-    rejected(reading.examples, schemas.definitions, reporter, text_too=True)
-    return SchemaSet(schemas.definitions, schemas.anything, openapi=True)
+    return SchemaSet(schemas.definitions, schemas.anything, openapi=True, examples=tuple(reading.examples))
 
 
 def _used_by(definitions: dict[str, Definition], roots: list[str]) -> dict[str, Definition]:
@@ -113,8 +111,7 @@ def normalise_components(files: list[tuple[str, Any]], reporter: Reporter, defau
         definitions[key] = Definition(key, name, _rewrite(wrap(raw, Location(display)), reading))
     if problems:
         raise SchemaError(problems)
-    rejected(reading.examples, definitions, reporter, text_too=True)
-    return SchemaSet(definitions, openapi=True)
+    return SchemaSet(definitions, openapi=True, examples=tuple(reading.examples))
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +119,7 @@ class _Reading:
     """What the rewriting of one document's schemas shares."""
 
     examples: Examples
-    """The ``example`` values met, checked once the document is read."""
+    """The ``example`` values met, checked with the other checks once the set is read (``SchemaSet.examples``)."""
     components: frozenset[str]
     """The component names the document (or folder) declares: a discriminator mapping value that is
     one of them names it, even when it looks like a file name."""

@@ -1,0 +1,57 @@
+"""The checks of a set done in another process while this one lowers it (``Stages.ahead``): a run says
+what it says when they are done first, in the same order, and a set they reject is reported by their
+errors, however lowering fared on it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from schemagen.cache import forked
+from schemagen.cache.store import Cache
+from schemagen.diagnostics import Reporter, SchemaError
+from schemagen.project import pipeline
+from schemagen.project.inputs import Input
+
+
+def _run(tmp_path: Path, document: dict[str, Any], stages: pipeline.Stages) -> tuple[list[str], list[str]]:
+    """(errors, warnings) of one input, as text."""
+    path = tmp_path / "schema.json"
+    path.write_text(json.dumps(document))
+    reporter = Reporter()
+    try:
+        pipeline.to_ir(Input("schema", path, "schema.json"), tmp_path, reporter, stages=stages)
+    except SchemaError as exc:
+        return [str(d) for d in exc.diagnostics], [str(w) for w in reporter.warnings]
+    return [], [str(w) for w in reporter.warnings]
+
+
+def _ahead(store: Cache) -> pipeline.Stages:
+    """The cache's stages, with the checks done in another process whatever the set's size."""
+    return replace(pipeline.Stages.cached(store), ahead=partial(forked.ahead, store=store, least=0))
+
+
+WARNED = {"$defs": {
+    "Pet": {"type": "object", "properties": {"kind": {"type": "string", "default": 3}},
+            "examples": [{"kind": 1}], "discriminator": {"propertyName": "kind", "mapping": {"x": "#/$defs/Nope"}}},
+    "Owner": {"type": "object", "required": ["pet", "missing"], "properties": {"pet": {"$ref": "#/$defs/Pet"}}},
+    "Either": {"oneOf": [{"$ref": "#/$defs/Pet"}, {"$ref": "#/$defs/Owner"}], "default": "no"},
+}}
+
+# `properties: 5` crashes lowering when nothing checked the set first (an `AttributeError`)
+BROKEN = {"$defs": {"A": {"type": "object", "properties": 5}, "B": {"type": "object", "required": 7},
+                    "C": {"$ref": "#/$defs/A", "examples": [1]}}}
+
+
+@pytest.mark.parametrize("document", [WARNED, BROKEN], ids=["warned", "broken"])
+def test_checks_done_meanwhile_say_what_checks_done_first_say(document: dict[str, Any], tmp_path: Path) -> None:
+    first = _run(tmp_path, document, pipeline.Stages())
+    with Cache(tmp_path / "cache") as store:
+        meanwhile = _run(tmp_path, document, _ahead(store))
+    assert meanwhile == first
+    assert first[0] if document is BROKEN else first[1]  # (each says something: errors, or warnings)
