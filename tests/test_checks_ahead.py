@@ -5,6 +5,7 @@ errors, however lowering fared on it."""
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -55,3 +56,16 @@ def test_checks_done_meanwhile_say_what_checks_done_first_say(document: dict[str
         meanwhile = _run(tmp_path, document, _ahead(store))
     assert meanwhile == first
     assert first[0] if document is BROKEN else first[1]  # (each says something: errors, or warnings)
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_a_large_set_is_checked_meanwhile_only_when_more_than_one_process_is_allowed(
+        processes: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    document = {"$defs": {f"D{i}": {"type": "object", "properties": {"n": {"type": "integer"}}}
+                          for i in range(forked.AHEAD_FROM)}}
+    fork = os.fork
+    forks: list[int] = []
+    monkeypatch.setattr(os, "fork", lambda: forks.append(1) or fork())
+    with Cache(tmp_path / "cache") as store:
+        said = _run(tmp_path, document, pipeline.Stages.cached(store, processes=processes))
+    assert said == ([], []) and len(forks) == (processes - 1)

@@ -68,16 +68,19 @@ class Stages:
         in a project of several ``inputs``, each input's IR is kept (``scope``: the project, whose folder it is).
         (An input alone is lowered again whenever a run has anything to do but for a change of the variants
         or options: keeping its IR would cost every edit its storing, and save little.) The declarations of
-        each definition of a document read piece by piece are kept by the pieces they are made from.
+        each definition of a document read piece by piece are kept by the pieces they are made from. With two
+        processes or more, a large set is checked in another process while this one lowers it (which then
+        leaves one process fewer to the check).
         """
         if store is None:
             return cls()
         sources: dict[str, yaml_pieces.Sources] = {}
+        meanwhile = processes > 1
         return cls(read=partial(yaml_pieces.read_document, store=store, processes=processes, sources=sources),
-                   check=partial(verdicts.check, store=store, processes=processes),
+                   check=partial(verdicts.check, store=store, processes=processes - 1 if meanwhile else processes),
                    lowered=Lowered(store, generator_digest(), scope) if inputs > 1 else None,
                    definitions=Definitions(store, generator_digest(), scope), sources=sources,
-                   ahead=partial(forked.ahead, store=store))
+                   ahead=partial(forked.ahead, store=store) if meanwhile else in_turn)
 
 
 def to_ir(source: Input, root: Path, reporter: Reporter, external: External | None = None,
