@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     from .store import Cache
 
 AHEAD_FROM = 200
-"""Definitions from which a set's checks are done in another process while this one lowers it: below,
-lowering takes less time than starting a process and reading back what it said."""
+"""Definitions from which a set's checks are done in another process while this one lowers it. Lowering
+and the passes take about 0.17 ms a definition (OpenAI's description: 0.25 s for 1,435), and starting
+the process 3-4 ms there: below, there is little to do meanwhile."""
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -32,9 +32,9 @@ def check(schemas: SchemaSet, reporter: Reporter) -> None:
             mapping(schema, definitions, reporter)
         if "default" in schema and keyword != "properties":
             values.append((schema.loc.child("default"), "default", schema["default"], schema))
-        examples = schema.get("examples")
-        if isinstance(examples, list):
-            values.extend((schema.loc.child("examples", i), "`examples` item", v, schema) for i, v in enumerate(examples))
+        items = schema.get("examples")
+        if isinstance(items, list):
+            values.extend((schema.loc.child("examples", i), "`examples` item", v, schema) for i, v in enumerate(items))
     if values:
         rejected(values, definitions, reporter)
 
