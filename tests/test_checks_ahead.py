@@ -18,15 +18,21 @@ from schemagen.cache.store import Cache
 from schemagen.diagnostics import Reporter, SchemaError
 from schemagen.project import pipeline
 from schemagen.project.inputs import Input
+from schemagen.project.overlays import OverlayFile
 
 
-def _run(tmp_path: Path, document: dict[str, Any], stages: pipeline.Stages) -> tuple[list[str], list[str]]:
-    """(errors, warnings) of one input, as text."""
+def _run(tmp_path: Path, document: dict[str, Any], stages: pipeline.Stages,
+         overlay: dict[str, Any] | None = None) -> tuple[list[str], list[str]]:
+    """(errors, warnings) of one input (mended by ``overlay``), as text."""
     path = tmp_path / "schema.json"
     path.write_text(json.dumps(document))
+    overlays: tuple[OverlayFile, ...] = ()
+    if overlay is not None:
+        (tmp_path / "schema.overlay.json").write_text(json.dumps(overlay))
+        overlays = (OverlayFile(tmp_path / "schema.overlay.json", "schema.overlay.json", path.resolve()),)
     reporter = Reporter()
     try:
-        pipeline.to_ir(Input("schema", path, "schema.json"), tmp_path, reporter, stages=stages)
+        pipeline.to_ir(Input("schema", path, "schema.json", overlays=overlays), tmp_path, reporter, stages=stages)
     except SchemaError as exc:
         return [str(d) for d in exc.diagnostics], [str(w) for w in reporter.warnings]
     return [], [str(w) for w in reporter.warnings]
@@ -69,3 +75,15 @@ def test_a_large_set_is_checked_meanwhile_only_when_more_than_one_process_is_all
     with Cache(tmp_path / "cache") as store:
         said = _run(tmp_path, document, pipeline.Stages.cached(store, processes=processes))
     assert said == ([], []) and len(forks) == (processes - 1)
+
+
+@pytest.mark.parametrize("mend", [{"examples": [{"kind": 1}]}, {"type": 5}], ids=["warned", "broken"])
+def test_what_checks_done_meanwhile_say_of_mended_text_points_into_the_overlay(
+        mend: dict[str, Any], tmp_path: Path) -> None:
+    overlay = {"overlay": "1.0.0", "info": {"title": "Mend", "version": "1.0.0"}, "extends": "schema.json",
+               "actions": [{"target": "$['$defs'].Pet", "update": mend}]}
+    first = _run(tmp_path, WARNED, pipeline.Stages(), overlay)
+    with Cache(tmp_path / "cache") as store:
+        meanwhile = _run(tmp_path, WARNED, _ahead(store), overlay)
+    assert meanwhile == first
+    assert any("schema.overlay.json" in said for said in first[0] + first[1])
