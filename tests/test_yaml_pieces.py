@@ -132,6 +132,9 @@ def test_an_anchor_used_in_its_own_piece_stays_shared(cache: Cache) -> None:
     "a: &one {k: v}\nb: *one\n",  # an alias whose anchor is in another piece
     "%YAML 1.1\n---\na: 1\n",  # a directive
     "---\na: 1\n...\n",  # document markers
+    "a: 1\nb: 2\n...\n",  # a document end marker after the first line
+    "a: 1\n---\nb: 2\n",  # a second document
+    "a: 1\n%TAG ! tag:example.com,2000:\nb: 2\n",  # a directive after the first line
     "{a: 1, b: 2}\n",  # flow style at the top
     "- a\n- b\n",  # a sequence
     "just text\n",

@@ -50,6 +50,9 @@ _PARENT = re.compile(r"[^:\n]+:[ \t]*(?:#[^\n]*)?\n")
 """A key line with nothing after the colon: its value is the block below it."""
 _CODE = re.compile(r"^( *)[^ \n\r#]", re.MULTILINE)
 """A line that is neither blank nor a comment, and its indentation."""
+_MARKERS = re.compile(r"\n(?:---|\.\.\.|%)")
+"""A line after the first that starts a directive or a document marker (the text is then parsed whole).
+(Searched from each newline, not with ``^`` in ``MULTILINE``: 2 ms instead of 14 on OpenAI's description.)"""
 
 PARALLEL_FROM = 256 * 1024
 """Characters of pieces to parse from which other processes parse some of them (starting one costs a
@@ -100,7 +103,7 @@ def load_measured(text: str, parse: Parse, store: Cache, version: str,
     each piece's levels are kept beside its value, so the document is not walked again after an edit.
     ``processes``: how many processes may parse pieces (this one included); ``sources``: where the pieces
     are listed, when the value was put together from them."""
-    if text.startswith("\ufeff") or re.search(r"^(?:---|\.\.\.|%)", text, re.MULTILINE):
+    if text.startswith(("\ufeff", "---", "...", "%")) or _MARKERS.search(text):
         return parse(text), None
     try:
         tree = _entries(text, 0, len(text), 0)
