@@ -11,11 +11,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from schemagen.diagnostics import SchemaError
+from schemagen.diagnostics import Reporter, SchemaError
+from schemagen.frontend.dialects import normalise
+from schemagen.frontend.schema import SchemaSet, refs_of
+from schemagen.project import pipeline
+from schemagen.project.inputs import Input
 from schemagen.project.config import load
 from schemagen.project.plan import plan
 
 from conftest import examples
+from golden import ROOT, Case, cases
 
 OPENAPI = {"3.0": "3.0.3", "3.1": "3.1.0"}
 
@@ -210,3 +215,31 @@ def test_whether_a_file_constrains_nothing_is_asked_once_a_run(tmp_path: Path, m
                            "empty.json": {"$schema": "http://json-schema.org/draft-07/schema#"}})
     assert "p4: Any | UnsetType = UNSET" in out["a"], out["a"]
     assert asked == ["schemas/empty.json"]
+
+
+@pytest.mark.parametrize("ref, alone", [("#/components/schemas/B", True), ("./other.json#/B", False),
+                                        ("https://example.com/b.json", False)])
+def test_a_document_whose_refs_all_stay_in_it_says_so_and_bundle_reads_nothing_more(ref: str, alone: bool) -> None:
+    """``SchemaSet.self_contained`` lets ``bundle`` skip its walk: only when no ``$ref`` names another file."""
+    body = document("3.1", {"b": {"$ref": ref}})
+    body["components"]["schemas"]["B"] = {"type": "string"}  # type: ignore[index]
+    schemas = normalise([("x.json", body)], folder=False, dialect="auto", default_name="X", reporter=Reporter())
+    assert schemas.self_contained is alone
+    refs = [r for d in schemas.definitions.values() for r in refs_of(d.schema)]
+    assert all(r.startswith("#") for r in refs) is alone
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.name)
+def test_a_set_said_self_contained_has_no_ref_to_another_file(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[SchemaSet] = []
+    bundle = pipeline.bundle
+    monkeypatch.setattr(pipeline, "bundle", lambda schemas, *rest: seen.append(schemas) or bundle(schemas, *rest))
+    for source in case.inputs:
+        item = Input("case", source, source.relative_to(ROOT).as_posix(), case.dialect)  # type: ignore[arg-type]
+        try:
+            pipeline.to_ir(item, ROOT, Reporter())
+        except SchemaError:
+            pass
+    for schemas in seen:
+        if schemas.self_contained:
+            assert all(r.startswith("#") for d in schemas.definitions.values() for r in refs_of(d.schema))

@@ -29,6 +29,8 @@ __all__ = ["Library", "bundle"]
 
 def bundle(schemas: SchemaSet, home: str, library: Library, reporter: Reporter) -> SchemaSet:
     """``schemas`` (read from ``home``) with every definition it needs from files of ``library``."""
+    if schemas.self_contained:
+        return schemas
     definitions = dict(schemas.definitions)
     anything = set(schemas.anything)
     documents: dict[str, _Document] = {}

@@ -74,6 +74,9 @@ class SchemaSet:
     """The values the dialect read as examples (OpenAPI's ``example``: where, what, the value, its
     schema), to be checked against their schemas in this set (``lint.rejected``, a JSON text too): with
     the other checks, after reading (``project.pipeline``)."""
+    self_contained: bool = False
+    """Every ``$ref`` names a place of the set's own document or folder (the dialect saw each one made
+    canonical): ``bundle`` has no other file to read. ``False``: not known."""
 
 
 def wrap(node: Any, loc: Location) -> Any:

@@ -4,7 +4,7 @@ canonical ``SchemaSet``."""
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, pointer
@@ -62,7 +62,7 @@ def normalise_document(document: dict[str, Any], display: str, reporter: Reporte
         raise SchemaError(problems)
     known = used.bodies or used.components  # (no operation says what is read: any definition may be)
     return SchemaSet(definitions, openapi=True, responses=used.responses if known else None,
-                     examples=tuple(reading.examples))
+                     examples=tuple(reading.examples), self_contained=not reading.elsewhere)
 
 
 def normalise_file(document: Any, display: str, default_name: str, reporter: Reporter,
@@ -111,7 +111,7 @@ def normalise_components(files: list[tuple[str, Any]], reporter: Reporter, defau
         definitions[key] = Definition(key, name, _rewrite(wrap(raw, Location(display)), reading))
     if problems:
         raise SchemaError(problems)
-    return SchemaSet(definitions, openapi=True, examples=tuple(reading.examples))
+    return SchemaSet(definitions, openapi=True, examples=tuple(reading.examples), self_contained=not reading.elsewhere)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +128,8 @@ class _Reading:
     home: str | None = None
     """The document whose places are written ``#/…`` (``common.home_ref``): schemas of other files it
     holds (the bodies of a split project's path files) refer from where they are."""
+    elsewhere: list[str] = field(default_factory=list)
+    """The ``$ref``s made canonical that name a place in another file (or a URL)."""
 
 
 def _rewrite(schema: Schema, reading: _Reading) -> Schema:
@@ -138,6 +140,8 @@ def _rewrite(schema: Schema, reading: _Reading) -> Schema:
     schema = rewrite_subschemas(schema, lambda s: _rewrite(s, reading))
     if reading.refs and isinstance(schema.get("$ref"), str):
         schema["$ref"] = home_ref(schema["$ref"], schema.loc.path, reading.home)
+        if not schema["$ref"].startswith("#"):
+            reading.elsewhere.append(schema["$ref"])
     boolean_exclusive_bounds(schema)
     if "x-nullable" in schema and schema.pop("x-nullable") is True:  # Swagger 2.0's spelling
         schema["nullable"] = True
