@@ -61,7 +61,9 @@ class Reads:
         return frozenset(found)
 
     def merging(self, key: str) -> bool:
-        """``merges`` of ``key``'s schema."""
+        """Folding merges schemas somewhere in ``key``'s schema (not in the definitions nested in it): an
+        ``allOf``, a ``$ref`` beside constraining keywords, a union beside what its branches share. Two
+        properties of one name merged fold a ``$ref`` in; its target's properties may be merged in turn."""
         return self._walk(key)[1]
 
     def refs(self, key: str) -> list[str]:
@@ -146,7 +148,7 @@ class Unit:
     refs: tuple[str, ...]
     """``Reads.refs``: the definitions it refers to."""
     merges: bool
-    """``merges``: it reads every definition it refers to, in turn."""
+    """``Reads.merging``: it reads every definition it refers to, in turn."""
     then: str | None
     """``Reads.then``: where a default is looked for after it."""
 
@@ -271,21 +273,14 @@ def alone(schemas: SchemaSet, key: str, known: Known, reporter: Reporter, extern
     return [d for d in lowering.declarations if d is not None]
 
 
-def merges(root: Schema, own: set[int]) -> bool:
-    """Folding merges schemas somewhere in ``root`` (not in the definitions nested in it): an ``allOf``,
-    a ``$ref`` beside constraining keywords, a union beside what its branches share. Two properties of
-    one name merged fold a ``$ref`` in; its target's properties may be merged in turn."""
-    return _walked(root, own)[1]
-
-
 def after(schema: Schema) -> str | None:
     """Where a default is looked for after ``schema`` (``references.looked_up``)."""
     return looked_up(schema)[1]
 
 
 def _walked(root: Schema, own: set[int]) -> tuple[list[str], bool]:
-    """What ``root`` refers to, each once, and whether it ``merges``. A definition nested in it is not
-    walked (it is walked for itself, and is a reference where it stands), but for where a default
+    """What ``root`` refers to, each once, and whether it merges (``Reads.merging``). A definition nested
+    in it is not walked (it is walked for itself, and is a reference where it stands), but for where a default
     beside it is looked for after it (``after``: a property's default is read through it)."""
     refs: dict[str, None] = {}
     merging = False
