@@ -33,7 +33,7 @@ from ..lower.sdk import sdk_names
 from ..lower.units import Reads, Unit, again, record, to_lower_again
 from ..names import Naming
 from . import pickled
-from .store import Cache, digest
+from .store import Cache, digest, grouped
 from .yaml_pieces import Sources
 
 NAMESPACE = "units"
@@ -175,11 +175,7 @@ class Definitions:
         for b in changed:
             stamps[b] = os.urandom(8).hex()
         meta = replace(meta, stamps=tuple(stamps))
-        buckets: dict[int, dict[str, Unit]] = {b: {} for b in changed}
-        for key, unit in units.items():
-            bucket = buckets.get(_bucket(key))
-            if bucket is not None:
-                bucket[key] = unit
+        buckets = grouped(units, changed, _bucket)
         entries = {slots[0]: pickled.dumps(meta)}
         entries.update({slots[b + 1]: pickled.dumps((stamps[b], bucket))
                         for b, bucket in buckets.items()})

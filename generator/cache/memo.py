@@ -26,7 +26,7 @@ from .. import ir, render
 from ..render.imports import State
 from ..render.options import RenderOptions
 from .format.chunks import KINDS, Kind, Stretch, splice
-from .store import digest, digests as prefixed
+from .store import digest, digests as prefixed, grouped
 
 if TYPE_CHECKING:
     import jinja2
@@ -162,11 +162,7 @@ class Memo:
         kept = dict(zip(plan.keys, entries))
         changed = {_bucket(key) for key in plan.before.keys() ^ kept.keys()}
         changed |= {_bucket(key) for key, entry in kept.items() if plan.before.get(key) != entry}
-        buckets: dict[int, dict[str, Entry]] = {b: {} for b in changed}
-        for k, v in kept.items():
-            bucket = buckets.get(_bucket(k))
-            if bucket is not None:
-                bucket[k] = v
+        buckets = grouped(kept, changed, _bucket)
         self.store.put_many(NAMESPACE, {plan.slots[b]: pickle.dumps(buckets[b], protocol=pickle.HIGHEST_PROTOCOL)
                                         for b in sorted(changed)})
 

@@ -42,7 +42,7 @@ import hashlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     import sqlite3
@@ -81,6 +81,20 @@ def digests(*prefix: bytes | str) -> Callable[[bytes | str], str]:
         return h.hexdigest()
 
     return key
+
+
+V = TypeVar("V")
+
+
+def grouped(entries: Mapping[str, V], buckets: Iterable[int], bucket: Callable[[str], int]) -> dict[int, dict[str, V]]:
+    """The ``entries`` of each of ``buckets`` (``bucket``: a key's), in their order: the values to store
+    again when an entry of those buckets changed, where entries are kept in a fixed number of values."""
+    found: dict[int, dict[str, V]] = {b: {} for b in buckets}
+    for key, value in entries.items():
+        group = found.get(bucket(key))
+        if group is not None:
+            group[key] = value
+    return found
 
 
 def _feed(h: hashlib._Hash, part: bytes | str) -> None:
