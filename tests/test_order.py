@@ -95,7 +95,7 @@ def reference(module: ir.Module, reporter: Reporter) -> ir.Module:
                                "such a type has no values; make one of them an object or a list")
             return ir.Module(tuple(placed.values()) + tuple(waiting), module.root)
         cut = next((w for w in waiting if isinstance(w, ir.Alias)), waiting[0])
-        waiting[waiting.index(cut)] = ordering._cut(cut, frozenset(stuck), reporter)
+        waiting[waiting.index(cut)] = ordering.cut(cut, frozenset(stuck), reporter)
         settle()
     return ir.Module(tuple(placed.values()), module.root)
 

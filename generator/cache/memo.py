@@ -81,8 +81,10 @@ class Memo:
     scope: str = ""
     _shared: tuple[ir.Module, render.Links, list[str]] | None = field(default=None, repr=False)
 
-    def plan(self, module: ir.Module, variant: str, source: str, options: RenderOptions) -> Plan:
-        """The module's declarations in ``variant``, each with its fragment if the cache holds it.
+    def plan(self, module: ir.Module, variant: str, source: str, options: RenderOptions,
+             digests: Mapping[str, str] | None = None) -> Plan:
+        """The module's declarations in ``variant``, each with its fragment if the cache holds it
+        (``digests``: each declaration's ``digest_of``, by name, where it is known already).
 
         The entries of one module and variant are kept as the last run left them, in ``BUCKETS``
         cache values by the first digit of their key (each replaced when one of its entries changed:
@@ -91,7 +93,7 @@ class Memo:
         """
         if self._shared is None or self._shared[0] is not module:  # once per module for all variants
             links = render.links(module)
-            self._shared = (module, links, _inputs(module, links))
+            self._shared = (module, links, _inputs(module, links, digests or {}))
         _, links, inputs = self._shared
         contexts = render.contexts(module, variant, options, links)
         slot_key = prefixed(NAMESPACE, SCHEME, self.scope, source, variant, repr(options))
@@ -167,12 +169,12 @@ class Memo:
                                         for b in sorted(changed)})
 
 
-def _inputs(module: ir.Module, links: render.Links) -> list[str]:
+def _inputs(module: ir.Module, links: render.Links, known: Mapping[str, str]) -> list[str]:
     """The inputs of each declaration's fragment besides the variant and options (the same for the whole
     module and variant: in the key's prefix), each said in one string: itself, each declaration it refers
     to (name and digest) and which are declared further down. No variant changes them: worked out once
     for all."""
-    digests = {d.name: _digest(d) for d in module.declarations}
+    digests = {d.name: known.get(d.name) or digest_of(d) for d in module.declarations}
     said = []
     for d, (refers, later) in zip(module.declarations, links):
         referred = " ".join(f"{name}={digests[name]}" for name in refers)
@@ -184,7 +186,7 @@ def _bucket(key: str) -> int:
     return int(key[0], 16) % BUCKETS
 
 
-def _digest(d: ir.Declaration) -> str:
+def digest_of(d: ir.Declaration) -> str:
     """A digest of everything ``d`` says: its ``repr`` names every field of every node (a test checks
     that no IR field is left out of it), and is 2-3 times as fast as pickling."""
     return digest(repr(d))

@@ -1,4 +1,4 @@
-"""Pickling what the cache keeps: the IR, and lowering's units, by their constructors.
+"""Pickling what the cache keeps: the IR, lowering's units and the passes' records, by their constructors.
 
 ``pickle`` stores a frozen dataclass with slots as its class and the list of its fields' values, and
 reads it back through ``dataclasses``' ``__setstate__``, which looks up the class's fields again for
@@ -21,6 +21,8 @@ from typing import Any
 from .. import ir
 from ..diagnostics import Diagnostic, Location
 from ..lower.units import Unit
+from ..passes.order import Placement
+from ..passes.recorded import Kept, Record
 
 Reducer = Callable[[Any], tuple[type, tuple[Any, ...]]]
 
@@ -54,6 +56,7 @@ def _frozen_dataclasses(namespace: Iterable[object]) -> list[type]:
     return [c for c in namespace if isinstance(c, type) and is_dataclass(c) and c.__dataclass_params__.frozen]  # type: ignore[attr-defined]
 
 
-CLASSES: tuple[type, ...] = (*_frozen_dataclasses(vars(ir.nodes).values()), Diagnostic, Location, Unit)
-"""What the cache keeps many of: the IR's nodes, what was said and where, lowering's units."""
+CLASSES: tuple[type, ...] = (*_frozen_dataclasses(vars(ir.nodes).values()), Diagnostic, Location, Unit, Kept, Record,
+                             Placement)
+"""What the cache keeps many of: the IR's nodes, what was said and where, lowering's units, the passes' records."""
 _TABLE: dict[type, Reducer] = {cls: by_constructor(cls) for cls in CLASSES}

@@ -16,6 +16,9 @@ from .refs import check_refs
 from .required_defaults import Setting, read_required_defaults
 from .share import share
 from .tags import tag
+from .recorded import Record, again, recorded, run
+
+__all__ = ["PIPELINE", "Pass", "Record", "again", "pipeline", "recorded", "run", "stepwise"]
 
 Pass = Callable[[ir.Module, Reporter], ir.Module]
 PIPELINE: tuple[Pass, ...] = (check_refs, share, read_required_defaults, check_defaults, break_endless_defaults, name, tag,
@@ -29,8 +32,10 @@ def pipeline(required_defaults: Setting | None = None, names: Naming = "schema")
     return tuple(bound.get(step, step) for step in PIPELINE)
 
 
-def run(module: ir.Module, reporter: Reporter, required_defaults: Setting | None = None,
-        names: Naming = "schema") -> ir.Module:
+def stepwise(module: ir.Module, reporter: Reporter, required_defaults: Setting | None = None,
+             names: Naming = "schema") -> ir.Module:
+    """The passes, one after the other, each over the whole module: what ``run`` gives (a test checks it).
+    ``run`` does the same work declaration by declaration, keeping a record of it (``recorded``)."""
     for step in pipeline(required_defaults, names):
         module = step(module, reporter)
     return module

@@ -15,21 +15,24 @@ from .where import location
 
 def check_defaults(module: ir.Module, reporter: Reporter) -> ir.Module:
     declarations = {d.name: d for d in module.declarations}
-    out: list[ir.Declaration] = []
-    for d in module.declarations:
-        if isinstance(d, ir.Model):
-            fields = []
-            for f in d.fields:
-                if f.default is not None and not fits(f.default.value, f.type, declarations):
-                    reporter.warn(location(d, "properties", f.wire_name, "default"),
-                                  f"default {_short(f.default.value)} does not fit the type of {f.wire_name!r}; it is left out",
-                                  kind="dropped default")
-                    f = replace(f, default=None)
-                fields.append(f)
-            if fields != list(d.fields):
-                d = replace(d, fields=tuple(fields))  # (a declaration left as it is stays the same object)
-        out.append(d)
-    return ir.Module(tuple(out), module.root)
+    return ir.Module(tuple(checked(d, declarations, reporter) for d in module.declarations), module.root)
+
+
+def checked(d: ir.Declaration, declarations: Mapping[str, ir.Declaration], reporter: Reporter) -> ir.Declaration:
+    """``d`` without the defaults that do not fit their field's type (``declarations``: the module's, by name)."""
+    if not isinstance(d, ir.Model):
+        return d
+    fields = []
+    for f in d.fields:
+        if f.default is not None and not fits(f.default.value, f.type, declarations):
+            reporter.warn(location(d, "properties", f.wire_name, "default"),
+                          f"default {_short(f.default.value)} does not fit the type of {f.wire_name!r}; it is left out",
+                          kind="dropped default")
+            f = replace(f, default=None)
+        fields.append(f)
+    if fields != list(d.fields):
+        d = replace(d, fields=tuple(fields))  # (a declaration left as it is stays the same object)
+    return d
 
 
 def break_endless_defaults(module: ir.Module, reporter: Reporter) -> ir.Module:
@@ -39,17 +42,24 @@ def break_endless_defaults(module: ir.Module, reporter: Reporter) -> ir.Module:
     (Runs after ``read_required_defaults``, which can make a field take its default.)"""
     declarations = {d.name: d for d in module.declarations}
     for d in module.declarations:
-        if not isinstance(d, ir.Model) or all(f.default is None for f in d.fields):
-            continue
-        for f in d.fields:
-            if f.default is not None and (circle := _endless(f.default.value, f.type, declarations, ((d.name, f),))):
-                reporter.warn(location(d, "properties", f.wire_name, "default"),
-                              f"default {_short(f.default.value)} of {f.wire_name!r} is never finished: "
-                              f"built with the defaults it leaves out, it needs itself ({circle}); it is left out",
-                              kind="dropped default")
-                d = replace(d, fields=tuple(replace(g, default=None) if g is f else g for g in d.fields))
-                declarations[d.name] = d
+        declarations[d.name] = finished(d, declarations, reporter)
     return ir.Module(tuple(declarations[d.name] for d in module.declarations), module.root)
+
+
+def finished(d: ir.Declaration, declarations: dict[str, ir.Declaration], reporter: Reporter) -> ir.Declaration:
+    """``d`` without the defaults whose building never ends, built with ``declarations`` as they are now:
+    each declaration is put back in them as it changes (the pass goes in the module's order)."""
+    if not isinstance(d, ir.Model) or all(f.default is None for f in d.fields):
+        return d
+    for f in d.fields:
+        if f.default is not None and (circle := _endless(f.default.value, f.type, declarations, ((d.name, f),))):
+            reporter.warn(location(d, "properties", f.wire_name, "default"),
+                          f"default {_short(f.default.value)} of {f.wire_name!r} is never finished: "
+                          f"built with the defaults it leaves out, it needs itself ({circle}); it is left out",
+                          kind="dropped default")
+            d = replace(d, fields=tuple(replace(g, default=None) if g is f else g for g in d.fields))
+            declarations[d.name] = d
+    return d
 
 
 Building = tuple[tuple[str, ir.Field], ...]

@@ -45,20 +45,31 @@ def class_names(declared: Sequence[tuple[str, bool]], names: Naming = "schema") 
 def named(module: ir.Module, classes: Mapping[str, str], reporter: Reporter) -> ir.Module:
     """``module`` with its classes named as ``classes`` says (a declaration reads in it its own name and
     those it mentions: ``reads``), its fields named, and the schema's name said in the docstring where
-    its words were joined anew; a key msgspec cannot rename to is reported."""
+    its words were joined anew; a key msgspec cannot rename to is reported (``unportable``)."""
+    module = renamed(module, classes)
+    for d in module.declarations:
+        unportable(d, reporter)
+    return module
+
+
+def renamed(module: ir.Module, classes: Mapping[str, str]) -> ir.Module:
+    """``named`` without its warnings."""
     said = {classes[d.name]: d.name for d in module.declarations
             if not d.inline and classes[d.name] != d.name and not d.name.isalnum()}
     module = rename_all(module, classes)
     declarations = tuple(_name_fields(d) if isinstance(d, ir.Model) else d for d in module.declarations)
     declarations = tuple(replace(d, doc=as_written(d.doc, said[d.name])) if d.name in said else d for d in declarations)
-    for d in declarations:
-        for f in d.fields if isinstance(d, ir.Model) else ():
-            if not portable_wire_name(f.wire_name):
-                reporter.warn(location(d, "properties", f.wire_name),
-                              f"the key {f.wire_name!r} holds a quote, backslash or control character, which msgspec "
-                              "cannot rename to; the msgspec variant has no field for it (it is ignored there)",
-                              kind="unportable key")
     return ir.Module(declarations, module.root)
+
+
+def unportable(d: ir.Declaration, reporter: Reporter) -> None:
+    """Reports each key of ``d`` (named) that msgspec cannot rename to."""
+    for f in d.fields if isinstance(d, ir.Model) else ():
+        if not portable_wire_name(f.wire_name):
+            reporter.warn(location(d, "properties", f.wire_name),
+                          f"the key {f.wire_name!r} holds a quote, backslash or control character, which msgspec "
+                          "cannot rename to; the msgspec variant has no field for it (it is ignored there)",
+                          kind="unportable key")
 
 
 def reads(d: ir.Declaration) -> set[str]:

@@ -104,7 +104,7 @@ def placed(module: ir.Module, placement: Placement, reporter: Reporter) -> ir.Mo
                            f"{', '.join(placement.cycle)}", "such a type has no values; make one of them an object or a list")
     for name, stuck in placement.cut.items():
         if name in by_name:
-            by_name[name] = _cut(by_name[name], stuck, reporter)
+            by_name[name] = cut(by_name[name], stuck, reporter)
     return ir.Module(tuple(by_name[name] for name in placement.order if name in by_name), module.root)
 
 
@@ -227,7 +227,8 @@ def _bare_refs(t: ir.Type) -> set[str]:
     return set()
 
 
-def _cut(d: ir.Declaration, stuck: frozenset[str], reporter: Reporter) -> ir.Declaration:
+def cut(d: ir.Declaration, stuck: frozenset[str], reporter: Reporter) -> ir.Declaration:
+    """``d`` with its references to ``stuck`` (a cycle's) typed as ``Any``, reported (``Placement.cut``)."""
     names = few(sorted(stuck))
     reporter.warn(location(d), f"type aliases that refer to each other in a cycle ({names}): "
                   f"in {d.name}, the reference back into the cycle is typed as Any",

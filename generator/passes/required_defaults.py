@@ -10,12 +10,12 @@ warning per input counts them and names the setting.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Literal
 
 from .. import ir
-from ..diagnostics import Reporter, few
+from ..diagnostics import Location, Reporter, few
 from ..ir.values import fits
 from .where import location
 
@@ -26,17 +26,31 @@ SETTINGS: tuple[Setting, ...] = ("required", "optional")
 def read_required_defaults(module: ir.Module, reporter: Reporter, setting: Setting | None = None) -> ir.Module:
     """Runs before ``check_defaults``, so that a default is checked against the fields as the setting
     reads them (``{}`` fits a model whose required fields have defaults once those are optional)."""
+    module, found = read(module, setting)
+    warn([place for d in module.declarations for place in found.get(d.name, ())], reporter)
+    return module
+
+
+def read(module: ir.Module, setting: Setting | None) -> tuple[ir.Module, dict[str, tuple[Location, ...]]]:
+    """The module as ``setting`` reads it; with no setting, where each declaration has properties that
+    "optional" would read as not required (each depends on the declaration and what it reaches)."""
     both = {(d.name, f.wire_name) for d in module.declarations if isinstance(d, ir.Model)
             for f in d.fields if f.required and f.default is not None}
     if setting == "optional":
-        return _optional(module, both)
+        return _optional(module, both), {}
     if setting == "required" or not both:
-        return module
+        return module, {}
+    # what "optional" would read as not required (a default that never fits: check_defaults')
     read = both & {(d.name, f.wire_name) for d in _optional(module, both).declarations if isinstance(d, ir.Model)
                    for f in d.fields if not f.required}
-    found = [location(d, "properties", f.wire_name) for d in module.declarations if isinstance(d, ir.Model)
-             for f in d.fields if (d.name, f.wire_name) in read]
-    if found:  # what "optional" would read as not required (a default that never fits: check_defaults')
+    found = {d.name: places for d in module.declarations if isinstance(d, ir.Model)
+             if (places := tuple(location(d, "properties", f.wire_name) for f in d.fields if (d.name, f.wire_name) in read))}
+    return module, found
+
+
+def warn(found: Sequence[Location], reporter: Reporter) -> None:
+    """The one warning that counts the properties ``found`` (in the module's order), if any."""
+    if found:
         first = found[0]
         places = [("" if place.path == first.path else place.path) + "#" + place.pointer for place in found]
         one = len(found) == 1
@@ -45,7 +59,6 @@ def read_required_defaults(module: ir.Module, reporter: Reporter, setting: Setti
         reporter.warn(first, f"{said}: {few(places)}",
                       f'set required_defaults = "optional" to read {"it" if one else "them"} as not required',
                       kind="required default")
-    return module
 
 
 def _optional(module: ir.Module, candidates: set[tuple[str, str]]) -> ir.Module:

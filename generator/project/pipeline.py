@@ -22,6 +22,7 @@ from ..cache.definitions import Definitions
 from ..cache.lowered import Lowered
 from ..cache.format import Session
 from ..cache.memo import Entry, Memo, Plan
+from ..cache.passed import Passed
 from ..cache.store import Cache
 from ..cache.texts import Texts
 from ..diagnostics import Diagnostic, Location, Reporter, SchemaError
@@ -56,6 +57,9 @@ class Stages:
     """Where each definition's declarations are kept across runs, by the pieces of text ``read`` cut."""
     sources: dict[str, yaml_pieces.Sources] = field(default_factory=dict)
     """The pieces ``read`` read each document from, by its display path (one read whole has none)."""
+    passed: Passed | None = None
+    """Where the passes' record of each input is kept across runs, to run them again over the declarations an
+    edit changed and those that reach one."""
     ahead: Callable[[Callable[[Reporter], None], int], Callable[[], Reporter] | None] = in_turn
     """Starts the checks of a set of so many definitions (a ``Reporter``'s work) elsewhere, and gives what
     they said when asked; or ``None``: they are done here, before lowering (``in_turn``). The cache's does
@@ -68,7 +72,8 @@ class Stages:
         in a project of several ``inputs``, each input's IR is kept (``scope``: the project, whose folder it is).
         (An input alone is lowered again whenever a run has anything to do but for a change of the variants
         or options: keeping its IR would cost every edit its storing, and save little.) The declarations of
-        each definition of a document read piece by piece are kept by the pieces they are made from. With two
+        each definition of a document read piece by piece are kept by the pieces they are made from, and the
+        passes' record of each input, to run them again over what an edit changed (``cache.passed``). With two
         processes or more, a large set is checked in another process while this one lowers it (which then
         leaves one process fewer to the check).
         """
@@ -80,6 +85,7 @@ class Stages:
                    check=partial(verdicts.check, store=store, processes=processes - 1 if meanwhile else processes),
                    lowered=Lowered(store, generator_digest(), scope) if inputs > 1 else None,
                    definitions=Definitions(store, generator_digest(), scope), sources=sources,
+                   passed=Passed(store, generator_digest(), scope),
                    ahead=partial(forked.ahead, store=store) if meanwhile else in_turn)
 
 
@@ -188,7 +194,10 @@ def _lowered(documents: list[tuple[str, Any]], schemas: SchemaSet, source: Input
         reporter.warn(Location(source.display), "declares nothing: its modules are empty",
                       "an OpenAPI document's classes are its components.schemas and the JSON bodies of its "
                       "operations (as openapi_scope says)", kind="empty input")
-    module = passes.run(module, reporter, source.required_defaults, source.names)
+    if stages.passed is not None:
+        module = stages.passed.run(module, reporter, source.required_defaults, source.names, source.display)
+    else:
+        module = passes.run(module, reporter, source.required_defaults, source.names)
     reporter.raise_errors()
     return module
 
@@ -208,15 +217,18 @@ class Renderer:
     """
 
     def __init__(self, templates: Path | None, options: RenderOptions, store: Cache | None = None,
-                 scope: str = "", root: Path = Path("."), made_from: dict[str, str] | None = None) -> None:
+                 scope: str = "", root: Path = Path("."), made_from: dict[str, str] | None = None,
+                 digests: Callable[[ir.Module], Mapping[str, str] | None] | None = None) -> None:
         """``root``: the project root, which messages about the user's ``templates`` name them from;
-        ``made_from``: the key of each input's IR (``cache.lowered``), by its label, where it is known."""
+        ``made_from``: the key of each input's IR (``cache.lowered``), by its label, where it is known;
+        ``digests``: the digest of each declaration of a module, by name, where one is known (``Passed.digests``)."""
         self.env = render.environment(templates)
         self.options = options
         self.templates = templates
         self.root = root
         own = render.own_templates(templates)  # the memo knows the built-in layout only
         self.memo = Memo(store, generator_digest(), scope) if store is not None and not own else None
+        self.digests = digests or (lambda module: None)
         self.texts = Texts(store, generator_digest(), scope) if store is not None and not own else None
         self.made_from = made_from or {}
         self.session = Session(store)
@@ -281,7 +293,7 @@ class Renderer:
         key = (id(module), variant, source)
         planned = self._plans.get(key)
         if planned is None or planned.module is not module:
-            planned = self._plans[key] = self.memo.plan(module, variant, source, self.options)
+            planned = self._plans[key] = self.memo.plan(module, variant, source, self.options, self.digests(module))
         return planned
 
     def _text_key(self, variant: str, source: str) -> str:

@@ -116,8 +116,8 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     warnings: list[Diagnostic] = []
     ignored: list[Diagnostic] = []
     used: set[Ignore] = set()
-    linker = Linker(sources, config, Stages.cached(store, str(config.root.resolve()), len(sources),
-                                                   config.jobs or cores()))
+    stages = Stages.cached(store, str(config.root.resolve()), len(sources), config.jobs or cores())
+    linker = Linker(sources, config, stages)
     lowered: list[Input] = []
     for source in sources:
         try:
@@ -133,7 +133,7 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     # (a user's template can fail: for each input, and each variant)
     made_from = {s.label: linker.wholes[s.display] for s in sources if s.display in linker.wholes}
     renderer = Renderer(config.templates, config.options, store, scope=repr(config), root=config.root,
-                        made_from=made_from)
+                        made_from=made_from, digests=stages.passed.digests if stages.passed is not None else None)
     outcomes: dict[tuple[str, str], Outcome] = {}
     jobs = []
     for source in lowered:

@@ -1,0 +1,119 @@
+"""The passes remembered across runs: after an edit of a few declarations, ``passes.again`` from the
+record of the run before, instead of the passes over the whole module.
+
+What the passes are given is told apart declaration by declaration, by a digest of each one's ``repr``
+(which names every field of every node); the declarations whose digest changed are those ``again`` is
+told of. It gives the module and the warnings the whole passes give (``tests/test_passes_recorded.py``),
+or ``None``: then the passes run whole, as without the cache. One entry per project and input, replaced
+as it changes: a head (what the passes decided, and the settings it holds for) and what they made of
+each declaration, in ``BUCKETS`` values by name, of which an edit stores again those that changed.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from dataclasses import replace
+
+from .. import ir, passes
+from ..diagnostics import Reporter
+from ..names import Naming
+from ..passes import Record
+from ..passes.recorded import Kept
+from ..passes.required_defaults import Setting
+from . import pickled
+from .memo import digest_of
+from .store import Cache, digest, grouped
+
+NAMESPACE = "passes"
+SCHEME = "1"
+BUCKETS = 16
+
+Entry = tuple[str, Kept, str]
+"""A declaration's digest, what the passes made of it, and that one's digest ("" for none)."""
+
+
+class Passed:
+    """The passes' records of a project's inputs in ``store``; ``salt``: the generator's digest; ``scope``:
+    whose entries they are (the project and its configuration)."""
+
+    def __init__(self, store: Cache, salt: str, scope: str) -> None:
+        self.store = store
+        self.salt = salt
+        self.scope = scope
+        self._made: dict[str, tuple[ir.Module, dict[str, str]]] = {}
+
+    def digests(self, module: ir.Module) -> dict[str, str] | None:
+        """``digest_of`` each declaration of ``module``, by name, if ``run`` made it (``None``: unknown)."""
+        return next((known for made, known in self._made.values() if made is module), None)
+
+    def run(self, module: ir.Module, reporter: Reporter, setting: Setting | None, names: Naming,
+            display: str) -> ir.Module:
+        """``passes.run(module, reporter, setting, names)`` of input ``display``."""
+        digests = {d.name: digest_of(d) for d in module.declarations}
+        context = digest(SCHEME, self.salt, os.environ.get("PYTHONHASHSEED", ""), repr(setting), names)
+        slots = [digest(NAMESPACE, SCHEME, self.scope, display, str(b)) for b in range(-1, BUCKETS)]
+        found = self._before(slots, context, digests.keys())
+        done = None
+        changed: set[str] = set()
+        before: Record | None = None
+        finals: dict[str, str] = {}
+        if found is not None:
+            before, kept, stamps, finals = found
+            changed = {name for name, known in digests.items() if kept[name] != known}
+            done = passes.again(module, changed, before, reporter, setting, names)
+        if done is None:
+            stamps, before = ("",) * BUCKETS, None
+            done = passes.recorded(module, reporter, setting, names)
+        out, record = done
+        made = {n for n, each in record.each.items() if before is None or n in changed or before.each.get(n) is not each}
+        finals = {n: finals[n] if n not in made else digest_of(each.final) if each.final is not None else ""
+                  for n, each in record.each.items()}
+        if not reporter.errors:
+            self._put(slots, context, record, digests, stamps, finals, made)
+            self._made[display] = (out, {record.classes[n]: known for n, known in finals.items() if known})
+        return out
+
+    def _before(self, slots: list[str], context: str, listed: object
+                ) -> tuple[Record, dict[str, str], tuple[str, ...], dict[str, str]] | None:
+        """The record the last run kept, each declaration's digest then, the buckets' tokens, and the digest
+        of what the passes made of each; ``None``: none for these settings, or not whole."""
+        found = self.store.get_many(NAMESPACE, slots)
+        try:
+            head = pickle.loads(found[slots[0]]) if slots[0] in found else None
+            if not (isinstance(head, tuple) and len(head) == 3 and head[0] == context and isinstance(head[1], Record)):
+                return None
+            _, record, stamps = head
+            each: dict[str, Kept] = {}
+            kept: dict[str, str] = {}
+            finals: dict[str, str] = {}
+            for slot, stamp in zip(slots[1:], stamps):
+                bucket = pickle.loads(found[slot]) if slot in found else None
+                if not (isinstance(bucket, tuple) and len(bucket) == 2 and bucket[0] == stamp):
+                    return None
+                for name, (known, made, final) in bucket[1].items():
+                    kept[name] = known
+                    each[name] = made
+                    finals[name] = final
+        except Exception:  # another version of the classes, a damaged entry: a miss
+            return None
+        if kept.keys() != listed or not all(isinstance(k, Kept) for k in each.values()):
+            return None
+        return replace(record, each=each), kept, stamps, finals
+
+    def _put(self, slots: list[str], context: str, record: Record, digests: dict[str, str],
+             stamps: tuple[str, ...], finals: dict[str, str], made: set[str]) -> None:
+        """Keeps ``record``: its head, and the buckets of the declarations ``made`` anew (all: every bucket)."""
+        changed = set(range(BUCKETS)) if len(made) == len(record.each) else {_bucket(n) for n in made}
+        fresh = list(stamps)
+        for b in changed:
+            fresh[b] = os.urandom(8).hex()
+        entries: dict[str, Entry] = {n: (digests[n], each, finals[n]) for n, each in record.each.items()}
+        values = {slots[0]: pickled.dumps((context, replace(record, each={}), tuple(fresh)))}
+        values.update({slots[b + 1]: pickled.dumps((fresh[b], bucket))
+                       for b, bucket in grouped(entries, changed, _bucket).items()})
+        self.store.put_many(NAMESPACE, values)
+
+
+def _bucket(name: str) -> int:
+    return int(digest(name)[0], 16) % BUCKETS
