@@ -111,9 +111,9 @@ def test_the_modules_of_an_input_kept_are_not_written_again(project: Path, lower
     laid_out: list[str] = []
     original = Memo.plan
 
-    def counted(self: Memo, module: Any, variant: str, source: str, options: Any) -> Any:
+    def counted(self: Memo, module: Any, variant: str, source: str, *args: Any) -> Any:
         laid_out.append(f"{source} {variant}")
-        return original(self, module, variant, source, options)
+        return original(self, module, variant, source, *args)
 
     monkeypatch.setattr(Memo, "plan", counted)
     _same(project, "one", monkeypatch, lowered)
