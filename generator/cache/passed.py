@@ -67,8 +67,8 @@ class Passed:
             done = passes.recorded(module, reporter, setting, names)
         out, record = done
         made = {n for n, each in record.each.items() if before is None or n in changed or before.each.get(n) is not each}
-        finals = {n: finals[n] if n not in made else digest_of(each.final) if each.final is not None else ""
-                  for n, each in record.each.items()}
+        finals = {n: finals[n] if n not in made else digests[n] if each.same else
+                  digest_of(each.final) if each.final is not None else "" for n, each in record.each.items()}
         if not reporter.errors:
             self._put(slots, context, record, digests, stamps, finals, made)
             self._made[display] = (out, {record.classes[n]: known for n, known in finals.items() if known})

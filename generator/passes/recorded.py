@@ -46,7 +46,9 @@ class Kept:
     cut: Said = ()
     """What ``order`` said where it cut its reference back into a cycle."""
     final: ir.Declaration | None = None
-    """What the passes made of it; ``None``: it went (``share``)."""
+    """What the passes made of it; ``None``: it went (``share``), or it is the declaration given (``same``)."""
+    same: bool = False
+    """The passes left it as it was given (most declarations): it is not kept twice."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,16 +153,25 @@ class _Passes:
                 cuts[name] = tuple(local.warnings)
             for diagnostic in cuts[name] if name in fourth else self.kept(origin[name]).cut:
                 reporter.add(diagnostic)
-        result = ir.Module(tuple(fourth[c] if c in fourth else _final(self.kept(origin[c])) for c in placement.order), root)
+        result = ir.Module(tuple(fourth[c] if c in fourth else self._final(origin[c]) for c in placement.order), root)
         each = dict(before.each) if before is not None else {}
         for n, _ in listed:
             if n in redo:
                 c = classes[n]
+                same = fourth[c] is self.by_name[n]
                 each[n] = Kept(summaries[n], found.get(n, ()), (first[1][n], second[1][n], third[1][c]), tag_summaries[c],
-                               order_summaries[c], cuts.get(c, ()), fourth[c])
+                               order_summaries[c], cuts.get(c, ()), None if same else fourth[c], same)
             elif n in gone and (before is None or n in self.changed):
                 each[n] = Kept(summaries[n])
         return result, replace(record, each=each)
+
+    def _final(self, name: str) -> ir.Declaration:
+        """What the passes made of declaration ``name`` before, which they do not redo."""
+        kept = self.kept(name)
+        if kept.same:
+            return self.by_name[name]
+        assert kept.final is not None, "a declaration that stays has what the passes made of it"
+        return kept.final
 
     def _share(self, listed: tuple[tuple[str, bool], ...]
                ) -> tuple[dict[str, ShareSummary], Mapping[str, str | None], frozenset[str]] | None:
@@ -268,6 +279,3 @@ def _known(summary: _S | None) -> _S:
     return summary
 
 
-def _final(kept: Kept) -> ir.Declaration:
-    assert kept.final is not None, "a declaration that stays has what the passes made of it"
-    return kept.final
