@@ -411,6 +411,35 @@ def test_kept_texts_the_cache_lost_are_made_again(project: Path, cache_dir: Path
     assert second.files.digests == first.files.digests and dict(second.files) == dict(first.files)
 
 
+def test_a_kept_result_names_the_modules_the_memo_can_put_together_again_instead_of_holding_their_text(
+        project: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The texts of a kept result are megabytes a run would store each time; a module the render memo put
+    together is kept as a reference to it, and put together again from it when a file is to be written
+    (made again whole when the memo lost an entry)."""
+    output = project / "generated"
+    made: list[bool] = []
+    making = generate._made
+    monkeypatch.setattr(generate, "_made", lambda *args: made.append(True) or making(*args))
+    first = generate.plan(configuration.load(project))
+    with sqlite3.connect(cache_dir / caching.FILE) as db:
+        [(data,)] = db.execute("SELECT value FROM entries WHERE namespace = ?", (fingerprint.TEXTS,)).fetchall()
+    db.close()
+    kept = pickle.loads(data[data.index(b"\x80"):])
+    referred = {p for p, t in kept.items() if isinstance(t, tuple)}
+    assert {p.name for p in referred} >= {"msgspec_models.py", "dataclass_models.py", "typeddict_models.py"}
+    for lost in (False, True):
+        write.apply(output, first.files, write.compare(output, first.files))
+        (output / "openai" / "msgspec_models.py").unlink()
+        if lost:
+            with sqlite3.connect(cache_dir / caching.FILE) as db:
+                db.execute("DELETE FROM entries WHERE namespace = 'declaration'")
+            db.close()
+        made.clear()
+        again = generate.plan(configuration.load(project))
+        assert dict(again.files) == dict(first.files)
+        assert made == ([True] if lost else []), lost
+
+
 @pytest.mark.parametrize("change", ["input", "template", "options"])
 def test_a_change_is_seen(project: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
     generate.plan(configuration.load(project))

@@ -40,6 +40,10 @@ Entry = tuple[str, State, Shape]
 """A fragment as the cache keeps it: its text, imports and formatted stretch, in builtins alone (a bucket
 of them is read by one ``pickle.loads``, with no call per fragment)."""
 
+Index = tuple[Shape, tuple[str, ...]]
+"""What a module put together from entries is: its head's stretch, and its entries' keys in order (so that
+its text can be put together again without its IR: ``restore``)."""
+
 _SHAPE = (str, int, str, int, str)
 NAMESPACE = "declaration"
 SCHEME = "5"
@@ -58,6 +62,7 @@ class Plan:
     keys: list[str]
     found: list[render.Fragment | None]
     slots: list[str]
+    """The values its entries are kept in: ``BUCKETS`` of them, then the module's index (``restore``)."""
     before: dict[str, Entry]
 
     @property
@@ -80,6 +85,8 @@ class Memo:
     salt: str
     scope: str = ""
     _shared: tuple[ir.Module, render.Links, list[str]] | None = field(default=None, repr=False)
+    indexed: set[tuple[str, str]] = field(default_factory=set, repr=False)
+    """The modules (source, variant) ``formatted`` put together from entries, and kept the index of."""
 
     def plan(self, module: ir.Module, variant: str, source: str, options: RenderOptions,
              digests: Mapping[str, str] | None = None) -> Plan:
@@ -97,8 +104,8 @@ class Memo:
         _, links, inputs = self._shared
         contexts = render.contexts(module, variant, options, links)
         slot_key = prefixed(NAMESPACE, SCHEME, self.scope, source, variant, repr(options))
-        slots = [slot_key(str(b)) for b in range(BUCKETS)]
-        found = self.store.get_many(NAMESPACE, slots)
+        slots = [slot_key(str(b)) for b in range(BUCKETS)] + [slot_key("index")]
+        found = self.store.get_many(NAMESPACE, slots[:BUCKETS])
         before = {key: data for slot in slots for key, data in _entries(found.get(slot)).items()}
         said = repr(contexts[0].options) if contexts else ""  # (``contexts`` gives every declaration the same)
         entry_key = prefixed(NAMESPACE, SCHEME, self.salt, variant, said)
@@ -123,14 +130,31 @@ class Memo:
         unknown = [i for i, (_, _, shape) in enumerate(entries) if shape == ()]
         for i, stretch in zip(unknown, session.stretches([entries[i][0] for i in unknown])):
             entries[i] = (entries[i][0], entries[i][1], _shape(stretch))
-        self._keep(plan, entries)
         head = render.head(plan.module, plan.variant, plan.source, env, plan.options, fragments)
         shapes = [shape for _, _, shape in entries]
         if fragments and all(shapes):
             [first] = session.stretches([head], head=True)
             if first is not None:
-                return splice([first, *shapes])  # type: ignore[list-item]
+                text = splice([_shape(first), *shapes])  # type: ignore[list-item]
+                self._keep(plan, entries, (_shape(first), tuple(plan.keys)))
+                self.indexed.add((plan.source, plan.variant))
+                return text
+        self._keep(plan, entries)
         return session.format_one(head + "".join(piece.text for piece in fragments))
+
+    def restore(self, source: str, variant: str, options: RenderOptions) -> str | None:
+        """The module ``formatted`` last put together from entries for ``source`` in ``variant`` (with
+        ``options``), put together again from its index; ``None`` if an entry is lost. (What a run with
+        nothing to do writes where a generated file was changed or removed: the caller checks it.)"""
+        slot_key = prefixed(NAMESPACE, SCHEME, self.scope, source, variant, repr(options))
+        slots = [slot_key(str(b)) for b in range(BUCKETS)] + [slot_key("index")]
+        found = self.store.get_many(NAMESPACE, slots)
+        try:
+            head, keys = pickle.loads(found[slots[-1]])
+            before = {key: data for slot in slots[:BUCKETS] for key, data in _entries(found.get(slot)).items()}
+            return splice([head, *(before[key][2] for key in keys)])  # type: ignore[list-item]
+        except Exception:  # an entry lost or replaced, of another shape: not kept
+            return None
 
     def make(self, plan: Plan, env: jinja2.Environment, session: Session, indexes: Sequence[int]) -> list[Entry]:
         """The entries of the declarations ``indexes`` of the plan's module: each one's fragment and its
@@ -159,14 +183,16 @@ class Memo:
             fragments.append(piece)
         return fragments, entries
 
-    def _keep(self, plan: Plan, entries: list[Entry]) -> None:
-        """The entries of the module's declarations, in the buckets that changed."""
+    def _keep(self, plan: Plan, entries: list[Entry], index: Index | None = None) -> None:
+        """The entries of the module's declarations, in the buckets that changed, and the module's ``index``
+        (in the same transaction; ``None``: the module is not put together from them, and has none)."""
         kept = dict(zip(plan.keys, entries))
         changed = {_bucket(key) for key in plan.before.keys() ^ kept.keys()}
         changed |= {_bucket(key) for key, entry in kept.items() if plan.before.get(key) != entry}
         buckets = grouped(kept, changed, _bucket)
-        self.store.put_many(NAMESPACE, {plan.slots[b]: pickle.dumps(buckets[b], protocol=pickle.HIGHEST_PROTOCOL)
-                                        for b in sorted(changed)})
+        values = {plan.slots[b]: pickle.dumps(buckets[b], protocol=pickle.HIGHEST_PROTOCOL) for b in sorted(changed)}
+        values[plan.slots[BUCKETS]] = pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL)
+        self.store.put_many(NAMESPACE, values)
 
 
 def _inputs(module: ir.Module, links: render.Links, known: Mapping[str, str]) -> list[str]:

@@ -4,7 +4,7 @@ Where it lives: ``$SCHEMAGEN_CACHE_DIR``; else ``$XDG_CACHE_HOME/schemagen``; el
 Never inside the project, so a cold run is ``SCHEMAGEN_CACHE_DIR=$(mktemp -d) make generate``;
 ``SCHEMAGEN_CACHE_DIR=off`` runs without one.
 
-Seven kinds of entry (``namespace``):
+Kinds of entry (``namespace``):
 
 - ``plan``: what the last run of a project and configuration found (its warnings, and a digest of each
   file it wrote), beside its fingerprint (``fingerprint``): the generator's source and libraries, the
@@ -20,6 +20,9 @@ Seven kinds of entry (``namespace``):
   canonical text and the validator's version;
 - ``yaml``: the value of one piece of a long YAML document (``yaml_pieces``), keyed by its text and
   the loader's version (``read.yaml_version``: PyYAML's and the schema it reads by);
+- ``units``: each definition's declarations, kept by the pieces of text they are made from
+  (``definitions``); ``passes``: the passes' record of an input (``passed``); one entry per project and
+  input, replaced as it changes;
 - ``declaration``: for one module and variant, what the template wrote for each declaration, its
   imports and what it read to get there (``memo``); one entry per project, input, variant and
   options, replaced by each run.

@@ -32,6 +32,9 @@ class Result:
     """Those no ``ignore`` entry acknowledges, and the entries that matched none (``stale ignore``)."""
     ignored: int = 0
     """How many distinct warnings the ``ignore`` entries acknowledged."""
+    restorable: dict[Path, tuple[str, str]] = field(default_factory=dict)
+    """The files the render memo can put together again without lowering anything (``Memo.restore``): each
+    with its input's label and variant. A result is kept with a reference to each instead of its text."""
 
 
 @dataclass(frozen=True)
@@ -76,23 +79,36 @@ def _plan(config: Config, sources: list[Input], store: Cache | None) -> Result:
                       kept.ignored)
     result = _made(config, sources, store)
     if results is not None:
-        results.put(_Kept(result.files.digests, result.warnings, result.ignored), dict(result.files))
+        texts = {path: result.restorable.get(path) or text for path, text in result.files.items()}
+        results.put(_Kept(result.files.digests, result.warnings, result.ignored), texts)
     return result
 
 
 def _kept_texts(config: Config, sources: list[Input], key: str, digests: dict[Path, str]) -> dict[Path, str]:
-    """The texts of a kept result, read from the cache when a file is to be written; made again if the
-    cache no longer holds them (another run replaced them, or it was removed meanwhile)."""
+    """The texts of a kept result, read from the cache when a file is to be written (a module the render memo
+    put together, put together again from it); made again if the cache no longer holds them (another run
+    replaced them, or it was removed meanwhile)."""
     store = Cache.from_environment()
     try:
         texts = Results(store, repr(config), key).texts() if store is not None else None
-        if isinstance(texts, dict) and texts.keys() == digests.keys() and all(
-                isinstance(t, str) and digest(t.encode()) == digests[p] for p, t in texts.items()):
-            return texts
+        if isinstance(texts, dict) and texts.keys() == digests.keys():
+            found = {p: _restored(t, config, store) if isinstance(t, tuple) else t for p, t in texts.items()}
+            if all(isinstance(t, str) and digest(t.encode()) == digests[p] for p, t in found.items()):
+                return found  # type: ignore[return-value]
         return dict(_made(config, sources, store).files)
     finally:
         if store is not None:
             store.close()
+
+
+def _restored(reference: tuple[object, ...], config: Config, store: Cache | None) -> str | None:
+    """The text of the module ``reference`` names (its input's label and variant), from the render memo."""
+    from ..cache.fingerprint import generator_digest
+    from ..cache.memo import Memo
+
+    if store is None or len(reference) != 2 or not all(isinstance(part, str) for part in reference):
+        return None
+    return Memo(store, generator_digest(), repr(config)).restore(str(reference[0]), str(reference[1]), config.options)
 
 
 def _made(config: Config, sources: list[Input], store: Cache | None) -> Result:
@@ -146,6 +162,7 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
                 module, _ = linker.lower(source)
             jobs.append(((source.display, variant), (module, variant, source.label)))
     outcomes.update(zip((at for at, _ in jobs), render_all([job for _, job in jobs], renderer, config.jobs)))
+    restorable: dict[Path, tuple[str, str]] = {}
     for source in lowered:
         for variant in config.variants:
             outcome = outcomes[source.display, variant]
@@ -153,13 +170,15 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
             if isinstance(outcome, str):
                 files.setdefault(path.parent / "__init__.py", init)
                 files[path] = outcome
+                if renderer.restorable(source.label, variant):
+                    restorable[path] = (source.label, variant)
             else:
                 errors.extend(outcome)
     if errors:
         raise SchemaError(list(dict.fromkeys(errors)))
     # A file that several inputs read (shared definitions) says the same in each: once is enough.
     warnings += stale([*config.ignore, *(e for s in sources for e in s.ignore)], used, config.root)
-    return Result(Files.of(files), list(dict.fromkeys(warnings)), len(set(ignored) - set(warnings)))
+    return Result(Files.of(files), list(dict.fromkeys(warnings)), len(set(ignored) - set(warnings)), restorable)
 
 
 @contextmanager
