@@ -96,14 +96,17 @@ def test_a_record_not_whole_or_of_other_settings_is_not_used(tmp_path: Path, mon
     assert runs == ["whole", "whole", "whole"]
 
 
-def test_the_digests_it_hands_the_render_memo_are_those_of_the_module_it_made(tmp_path: Path) -> None:
+def test_what_it_tells_the_render_memo_is_of_the_module_it_made(tmp_path: Path) -> None:
     with caching.Cache(tmp_path) as store:
         keeper = passed.Passed(store, "salt", "scope")
-        module = ir.Module((ir.Model("A", (ir.Field("b", "b", ir.Ref("B"), True),)), ir.Alias("B", ir.Scalar("int"))))
+        module = ir.Module((ir.Model("A", (ir.Field("b", "b", ir.Ref("B"), True),)), ir.Alias("B", ir.Scalar("int")),
+                            ir.Alias("C", ir.Scalar("int"))))
         first = keeper.run(module, Reporter(), None, "schema", "a.json")
-        edited = ir.Module((module.declarations[0], ir.Alias("B", ir.Scalar("str"))))
+        edited = ir.Module((*module.declarations[:2], ir.Alias("C", ir.Scalar("str"))))
         again = passed.Passed(store, "salt", "scope")
         second = again.run(edited, Reporter(), None, "schema", "a.json")
-        for made, known in ((first, keeper.digests(first)), (second, again.digests(second))):
+        for made, (known, _) in ((first, keeper.told(first)), (second, again.told(second))):
             assert known == {d.name: memo.digest_of(d) for d in made.declarations}
-        assert again.digests(first) is None
+        assert again.told(first) == (None, None)
+        _, unchanged = again.told(second)
+        assert unchanged is not None and unchanged.names == {"A", "B"} and unchanged.before == keeper.told(first)[1].now

@@ -18,8 +18,8 @@ between two chunks depend only on the two (``chunks.splice``).
 from __future__ import annotations
 
 import pickle
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .. import ir, render
@@ -40,9 +40,21 @@ Entry = tuple[str, State, Shape]
 """A fragment as the cache keeps it: its text, imports and formatted stretch, in builtins alone (a bucket
 of them is read by one ``pickle.loads``, with no call per fragment)."""
 
-Index = tuple[Shape, tuple[str, ...]]
-"""What a module put together from entries is: its head's stretch, and its entries' keys in order (so that
-its text can be put together again without its IR: ``restore``)."""
+Index = tuple[str, Shape, tuple[str, ...], tuple[str, ...]]
+"""What a module put together from entries is: the passes' record it was made from (``Unchanged.now``), its
+head's stretch, its declarations' names and its entries' keys, in order (so that its text can be put together
+again without its IR: ``restore``; and an unchanged declaration's key read, not worked out again: ``plan``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unchanged:
+    """What the passes' record says of a module it made (``cache.passed``): the declarations (``names``) that
+    are what they were in the run that kept the record it started from (``before``), and so are what they
+    refer to and where those stand; ``now``: the record this run keeps."""
+
+    before: str
+    now: str
+    names: frozenset[str]
 
 _SHAPE = (str, int, str, int, str)
 NAMESPACE = "declaration"
@@ -58,12 +70,18 @@ class Plan:
     variant: str
     source: str
     options: RenderOptions
-    contexts: list[render.FragmentContext]
+    links: render.Links
     keys: list[str]
     found: list[render.Fragment | None]
     slots: list[str]
     """The values its entries are kept in: ``BUCKETS`` of them, then the module's index (``restore``)."""
     before: dict[str, Entry]
+    record: str = ""
+    """The passes' record the module was made from (``Unchanged.now``; "": not known)."""
+
+    def context(self, i: int) -> render.FragmentContext:
+        """Declaration ``i``'s context (worked out when a fragment is to be made)."""
+        return self.links.context(i, self.variant, replace(self.options, command=""))
 
     @property
     def misses(self) -> int:
@@ -84,34 +102,46 @@ class Memo:
     store: Cache
     salt: str
     scope: str = ""
-    _shared: tuple[ir.Module, render.Links, list[str]] | None = field(default=None, repr=False)
+    _shared: tuple[render.Links, dict[str, str], dict[int, str]] | None = field(default=None, repr=False)
     indexed: set[tuple[str, str]] = field(default_factory=set, repr=False)
     """The modules (source, variant) ``formatted`` put together from entries, and kept the index of."""
 
     def plan(self, module: ir.Module, variant: str, source: str, options: RenderOptions,
-             digests: Mapping[str, str] | None = None) -> Plan:
+             digests: Mapping[str, str] | None = None, unchanged: Unchanged | None = None) -> Plan:
         """The module's declarations in ``variant``, each with its fragment if the cache holds it
-        (``digests``: each declaration's ``digest_of``, by name, where it is known already).
+        (``digests``: each declaration's ``digest_of``, by name, where it is known already; ``unchanged``:
+        the declarations whose key is the one in the module's index, where that index was kept with the
+        record ``unchanged.before``).
 
         The entries of one module and variant are kept as the last run left them, in ``BUCKETS``
         cache values by the first digit of their key (each replaced when one of its entries changed:
         they hold the module's declarations, not every version of them ever rendered, and an edit
         writes a bucket or two, not the whole module's).
         """
-        if self._shared is None or self._shared[0] is not module:  # once per module for all variants
-            links = render.links(module)
-            self._shared = (module, links, _inputs(module, links, digests or {}))
-        _, links, inputs = self._shared
-        contexts = render.contexts(module, variant, options, links)
+        if self._shared is None or self._shared[0].module is not module:  # once per module for all variants
+            self._shared = (render.links(module), dict(digests or {}), {})
+        links, known, said = self._shared
         slot_key = prefixed(NAMESPACE, SCHEME, self.scope, source, variant, repr(options))
         slots = [slot_key(str(b)) for b in range(BUCKETS)] + [slot_key("index")]
-        found = self.store.get_many(NAMESPACE, slots[:BUCKETS])
-        before = {key: data for slot in slots for key, data in _entries(found.get(slot)).items()}
-        said = repr(contexts[0].options) if contexts else ""  # (``contexts`` gives every declaration the same)
-        entry_key = prefixed(NAMESPACE, SCHEME, self.salt, variant, said)
-        keys = [entry_key(text) for text in inputs]
-        return Plan(module, variant, source, options, contexts, keys, [_fragment(before.get(k)) for k in keys], slots,
-                    before)
+        found = self.store.get_many(NAMESPACE, slots)
+        before = {key: data for slot in slots[:BUCKETS] for key, data in _entries(found.get(slot)).items()}
+        entry_key = prefixed(NAMESPACE, SCHEME, self.salt, variant, repr(replace(options, command="")))
+        keys = [entry_key(_said(links, known, said, i)) for i in range(len(module.declarations))] \
+            if unchanged is None else self._keys(links, known, said, entry_key, unchanged, found.get(slots[BUCKETS]))
+        return Plan(module, variant, source, options, links, keys, [_fragment(before.get(k)) for k in keys], slots,
+                    before, unchanged.now if unchanged is not None else "")
+
+    @staticmethod
+    def _keys(links: render.Links, known: dict[str, str], said: dict[int, str], entry_key: Callable[[str], str],
+              unchanged: Unchanged, data: bytes | None) -> list[str]:
+        """Each declaration's key: the index's for an unchanged one, where the index is of the record
+        ``unchanged.before`` and lists the same declarations; the others' worked out."""
+        names = tuple(d.name for d in links.module.declarations)
+        index = _index(data)
+        if not unchanged.before or index is None or index[0] != unchanged.before or index[2] != names:
+            return [entry_key(_said(links, known, said, i)) for i in range(len(names))]
+        return [kept if name in unchanged.names else entry_key(_said(links, known, said, i))
+                for i, (name, kept) in enumerate(zip(names, index[3]))]
 
     def layout(self, plan: Plan, env: jinja2.Environment) -> str:
         """``render.assemble`` of each declaration's ``render.fragment``: those the plan found, and
@@ -136,7 +166,8 @@ class Memo:
             [first] = session.stretches([head], head=True)
             if first is not None:
                 text = splice([_shape(first), *shapes])  # type: ignore[list-item]
-                self._keep(plan, entries, (_shape(first), tuple(plan.keys)))
+                names = tuple(d.name for d in plan.module.declarations)
+                self._keep(plan, entries, (plan.record, _shape(first), names, tuple(plan.keys)))
                 self.indexed.add((plan.source, plan.variant))
                 return text
         self._keep(plan, entries)
@@ -150,7 +181,7 @@ class Memo:
         slots = [slot_key(str(b)) for b in range(BUCKETS)] + [slot_key("index")]
         found = self.store.get_many(NAMESPACE, slots)
         try:
-            head, keys = pickle.loads(found[slots[-1]])
+            _, head, _, keys = pickle.loads(found[slots[-1]])
             before = {key: data for slot in slots[:BUCKETS] for key, data in _entries(found.get(slot)).items()}
             return splice([head, *(before[key][2] for key in keys)])  # type: ignore[list-item]
         except Exception:  # an entry lost or replaced, of another shape: not kept
@@ -160,7 +191,7 @@ class Memo:
         """The entries of the declarations ``indexes`` of the plan's module: each one's fragment and its
         stretch. (What ``formatted`` makes of those it did not find; a part of them can be made in another
         process, and given to ``formatted`` there.)"""
-        pieces = [render.fragment(plan.module.declarations[i], plan.contexts[i], env) for i in indexes]
+        pieces = [render.fragment(plan.module.declarations[i], plan.context(i), env) for i in indexes]
         stretches = session.stretches([piece.text for piece in pieces])
         return [(piece.text, piece.imports, _shape(stretch)) for piece, stretch in zip(pieces, stretches)]
 
@@ -169,15 +200,14 @@ class Memo:
         """Each declaration's fragment and entry: ``made``'s, else the plan's, else made now."""
         fragments: list[render.Fragment] = []
         entries: list[Entry] = []
-        for i, (d, context, key, piece) in enumerate(zip(plan.module.declarations, plan.contexts, plan.keys,
-                                                         plan.found)):
+        for i, (d, key, piece) in enumerate(zip(plan.module.declarations, plan.keys, plan.found)):
             entry = made.get(i)
             if entry is not None:
                 piece = render.Fragment(entry[0], entry[1])
             else:
                 entry = plan.before.get(key)
                 if piece is None or entry is None:
-                    piece = render.fragment(d, context, env)
+                    piece = render.fragment(d, plan.context(i), env)
                     entry = (piece.text, piece.imports, ())
             entries.append(entry)
             fragments.append(piece)
@@ -195,17 +225,31 @@ class Memo:
         self.store.put_many(NAMESPACE, values)
 
 
-def _inputs(module: ir.Module, links: render.Links, known: Mapping[str, str]) -> list[str]:
-    """The inputs of each declaration's fragment besides the variant and options (the same for the whole
-    module and variant: in the key's prefix), each said in one string: itself, each declaration it refers
-    to (name and digest) and which are declared further down. No variant changes them: worked out once
-    for all."""
-    digests = {d.name: known.get(d.name) or digest_of(d) for d in module.declarations}
-    said = []
-    for d, (refers, later) in zip(module.declarations, links):
-        referred = " ".join(f"{name}={digests[name]}" for name in refers)
-        said.append("\n".join((digests[d.name], referred, " ".join(sorted(later)))))
-    return said
+def _said(links: render.Links, known: dict[str, str], said: dict[int, str], i: int) -> str:
+    """The inputs of declaration ``i``'s fragment besides the variant and options (the same for the whole
+    module and variant: in the key's prefix), said in one string: itself, each declaration it refers to
+    (name and digest) and which are declared further down. No variant changes them: worked out once for all
+    (``said``; ``known``: each declaration's digest, by name, as it is worked out)."""
+    found = said.get(i)
+    if found is None:
+        def digest_named(name: str) -> str:
+            kept = known.get(name)
+            if kept is None:
+                kept = known[name] = digest_of(links.declarations[name])
+            return kept
+
+        refers, later = links.at(i)
+        referred = " ".join(f"{name}={digest_named(name)}" for name in refers)
+        found = said[i] = "\n".join((digest_named(links.module.declarations[i].name), referred, " ".join(sorted(later))))
+    return found
+
+
+def _index(data: bytes | None) -> Index | None:
+    try:
+        index = pickle.loads(data) if data is not None else None
+    except Exception:
+        return None
+    return index if isinstance(index, tuple) and len(index) == 4 else None
 
 
 def _bucket(key: str) -> int:

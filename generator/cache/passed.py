@@ -22,7 +22,7 @@ from ..passes import Record
 from ..passes.recorded import Kept
 from ..passes.required_defaults import Setting
 from . import pickled
-from .memo import digest_of
+from .memo import Unchanged, digest_of
 from .store import Cache, digest, grouped
 
 NAMESPACE = "passes"
@@ -41,11 +41,13 @@ class Passed:
         self.store = store
         self.salt = salt
         self.scope = scope
-        self._made: dict[str, tuple[ir.Module, dict[str, str]]] = {}
+        self._made: dict[str, tuple[ir.Module, dict[str, str], Unchanged]] = {}
 
-    def digests(self, module: ir.Module) -> dict[str, str] | None:
-        """``digest_of`` each declaration of ``module``, by name, if ``run`` made it (``None``: unknown)."""
-        return next((known for made, known in self._made.values() if made is module), None)
+    def told(self, module: ir.Module) -> tuple[dict[str, str] | None, Unchanged | None]:
+        """If ``run`` made ``module``: ``digest_of`` each of its declarations, by name, and which are what they
+        were in the run that kept the record it started from (``memo.Unchanged``); else ``None`` twice."""
+        return next(((known, unchanged) for made, known, unchanged in self._made.values() if made is module),
+                    (None, None))
 
     def run(self, module: ir.Module, reporter: Reporter, setting: Setting | None, names: Naming,
             display: str) -> ir.Module:
@@ -65,13 +67,17 @@ class Passed:
         if done is None:
             stamps, before = ("",) * BUCKETS, None
             done = passes.recorded(module, reporter, setting, names)
+        started = digest(*stamps) if before is not None else ""
         out, record = done
         made = {n for n, each in record.each.items() if before is None or n in changed or before.each.get(n) is not each}
         finals = {n: finals[n] if n not in made else digests[n] if each.same else
                   digest_of(each.final) if each.final is not None else "" for n, each in record.each.items()}
         if not reporter.errors:
-            self._put(slots, context, record, digests, stamps, finals, made)
-            self._made[display] = (out, {record.classes[n]: known for n, known in finals.items() if known})
+            kept_now = digest(*self._put(slots, context, record, digests, stamps, finals, made))
+            same = {record.classes[n] for n in record.classes if n not in made} \
+                if before is not None and record.placement == before.placement else set()
+            self._made[display] = (out, {record.classes[n]: known for n, known in finals.items() if known},
+                                   Unchanged(started, kept_now, frozenset(same)))
         return out
 
     def _before(self, slots: list[str], context: str, listed: object
@@ -102,8 +108,9 @@ class Passed:
         return replace(record, each=each), kept, stamps, finals
 
     def _put(self, slots: list[str], context: str, record: Record, digests: dict[str, str],
-             stamps: tuple[str, ...], finals: dict[str, str], made: set[str]) -> None:
-        """Keeps ``record``: its head, and the buckets of the declarations ``made`` anew (all: every bucket)."""
+             stamps: tuple[str, ...], finals: dict[str, str], made: set[str]) -> tuple[str, ...]:
+        """Keeps ``record``: its head, and the buckets of the declarations ``made`` anew (all: every bucket);
+        the buckets' tokens now."""
         changed = set(range(BUCKETS)) if len(made) == len(record.each) else {_bucket(n) for n in made}
         fresh = list(stamps)
         for b in changed:
@@ -113,6 +120,7 @@ class Passed:
         values.update({slots[b + 1]: pickled.dumps((fresh[b], bucket))
                        for b, bucket in grouped(entries, changed, _bucket).items()})
         self.store.put_many(NAMESPACE, values)
+        return tuple(fresh)
 
 
 def _bucket(name: str) -> int:

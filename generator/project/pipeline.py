@@ -218,17 +218,18 @@ class Renderer:
 
     def __init__(self, templates: Path | None, options: RenderOptions, store: Cache | None = None,
                  scope: str = "", root: Path = Path("."), made_from: dict[str, str] | None = None,
-                 digests: Callable[[ir.Module], Mapping[str, str] | None] | None = None) -> None:
+                 passed: Passed | None = None) -> None:
         """``root``: the project root, which messages about the user's ``templates`` name them from;
         ``made_from``: the key of each input's IR (``cache.lowered``), by its label, where it is known;
-        ``digests``: the digest of each declaration of a module, by name, where one is known (``Passed.digests``)."""
+        ``passed``: the passes' records, which say of a module they made what the memo need not work out
+        again (``Passed.told``)."""
         self.env = render.environment(templates)
         self.options = options
         self.templates = templates
         self.root = root
         own = render.own_templates(templates)  # the memo knows the built-in layout only
         self.memo = Memo(store, generator_digest(), scope) if store is not None and not own else None
-        self.digests = digests or (lambda module: None)
+        self.passed = passed
         self.texts = Texts(store, generator_digest(), scope) if store is not None and not own else None
         self.made_from = made_from or {}
         self.session = Session(store)
@@ -298,7 +299,8 @@ class Renderer:
         key = (id(module), variant, source)
         planned = self._plans.get(key)
         if planned is None or planned.module is not module:
-            planned = self._plans[key] = self.memo.plan(module, variant, source, self.options, self.digests(module))
+            told = self.passed.told(module) if self.passed is not None else (None, None)
+            planned = self._plans[key] = self.memo.plan(module, variant, source, self.options, *told)
         return planned
 
     def _text_key(self, variant: str, source: str) -> str:

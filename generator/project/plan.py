@@ -149,7 +149,7 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     # (a user's template can fail: for each input, and each variant)
     made_from = {s.label: linker.wholes[s.display] for s in sources if s.display in linker.wholes}
     renderer = Renderer(config.templates, config.options, store, scope=repr(config), root=config.root,
-                        made_from=made_from, digests=stages.passed.digests if stages.passed is not None else None)
+                        made_from=made_from, passed=stages.passed)
     outcomes: dict[tuple[str, str], Outcome] = {}
     jobs = []
     for source in lowered:

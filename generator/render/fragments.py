@@ -55,28 +55,47 @@ class FragmentContext:
     """The names among ``refers`` and the declaration's own that are declared at it or further down."""
 
 
-Links = list[tuple[Mapping[str, ir.Declaration], frozenset[str]]]
-"""Each declaration's ``refers`` and ``later``, in order: the part of its context every variant shares."""
+class Links:
+    """Each declaration's ``refers`` and ``later`` in ``module``: the part of its context every variant shares,
+    worked out for a declaration when first asked (``at``; a declaration's types are walked once)."""
+
+    def __init__(self, module: ir.Module) -> None:
+        self.module = module
+        self.declarations = {d.name: d for d in module.declarations}
+        self._position = {d.name: i for i, d in enumerate(module.declarations)}
+        self._names: dict[str, _Names] = {}
+        self._at: dict[int, tuple[dict[str, ir.Declaration], frozenset[str]]] = {}
+
+    def at(self, i: int) -> tuple[dict[str, ir.Declaration], frozenset[str]]:
+        """The declarations declaration ``i`` refers to, and which of them (and itself) are declared at it or
+        further down."""
+        found = self._at.get(i)
+        if found is None:
+            d = self.module.declarations[i]
+            own = self._names.get(d.name)
+            if own is None:
+                own = self._names[d.name] = _Names(d)
+            refers = _refers(own, self.declarations, self._names)
+            found = self._at[i] = (refers, frozenset(n for n in (*refers, d.name) if self._position[n] >= i))
+        return found
+
+    def context(self, i: int, variant: str, options: RenderOptions) -> FragmentContext:
+        """Declaration ``i``'s context in ``variant`` (``options`` with ``command`` left out already)."""
+        return FragmentContext(variant, options, *self.at(i))
 
 
 def contexts(module: ir.Module, variant: str, options: RenderOptions,
              shared: Links | None = None) -> list[FragmentContext]:
     """The context of each declaration of ``module``, in order (``shared``: ``links(module)``, when known)."""
     options = replace(options, command="")
-    return [FragmentContext(variant, options, refers, later) for refers, later in shared or links(module)]
+    shared = shared or links(module)
+    return [shared.context(i, variant, options) for i in range(len(module.declarations))]
 
 
 def links(module: ir.Module) -> Links:
     """The declarations each declaration of ``module`` refers to, and which of them (and itself) are
     declared at it or further down."""
-    declarations = {d.name: d for d in module.declarations}
-    position = {d.name: i for i, d in enumerate(module.declarations)}
-    names = {d.name: _Names(d) for d in module.declarations}  # each declaration's types walked once
-    out: Links = []
-    for i, d in enumerate(module.declarations):
-        refers = _refers(names[d.name], declarations, names)
-        out.append((refers, frozenset(n for n in (*refers, d.name) if position[n] >= i)))
-    return out
+    return Links(module)
 
 
 def refers_to(d: ir.Declaration, declarations: Mapping[str, ir.Declaration]) -> dict[str, ir.Declaration]:
