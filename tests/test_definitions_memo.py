@@ -20,7 +20,8 @@ from schemagen.cache import definitions, store as caching
 from schemagen.diagnostics import Location
 from schemagen.frontend.schema import Definition, Schema, SchemaSet
 from schemagen.lower import lowering
-from schemagen.project import config as configuration, plan as generate
+
+from conftest import generated
 
 CONFIG = '[tool.schemagen]\nschemas = "schemas"\noutput = "generated"\nvariants = ["dataclass", "msgspec"]\n'
 FILLER = "A sentence that makes the description long enough for the document to be read by pieces. " * 3
@@ -44,12 +45,6 @@ def _project(tmp_path: Path, components: dict[str, Any]) -> Path:
     (project / "pyproject.toml").write_text(CONFIG, encoding="utf-8")
     (project / "schemas" / "openapi.yaml").write_text(_document(components), encoding="utf-8")
     return project
-
-
-def _outcome(project: Path, cache: str, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, str], list[str]]:
-    monkeypatch.setenv(caching.ENV, cache)
-    result = generate.plan(configuration.load(project))
-    return {str(p): text for p, text in result.files.items()}, [str(w) for w in result.warnings]
 
 
 @pytest.fixture
@@ -83,14 +78,14 @@ def test_an_edit_lowers_the_edited_definition_and_those_that_read_it(
                   "Alone": {"type": "object", "properties": {"x": {"type": "string"}}}}
     project = _project(tmp_path, components)
     cache = str(tmp_path / "cache")
-    _outcome(project, cache, monkeypatch)
+    generated(project, cache, monkeypatch)
     assert spied["again"] == [] and len(spied["unit"]) == 303
     _edited(project, {**components, "Owner": {**owner, "description": "Who owns the key.", "required": ["name"]}})
     spied["unit"].clear()
-    kept = _outcome(project, cache, monkeypatch)
+    kept = generated(project, cache, monkeypatch)
     assert spied["again"] == [True]
     assert sorted(spied["unit"]) == ["#/components/schemas/Key", "#/components/schemas/Owner"]  # (Key reads Owner)
-    assert kept == _outcome(project, "off", monkeypatch)
+    assert kept == generated(project, "off", monkeypatch)
 
 
 def test_an_inline_name_a_kept_definition_took_lowers_the_whole_input(
@@ -101,11 +96,11 @@ def test_an_inline_name_a_kept_definition_took_lowers_the_whole_input(
                   "AB": {"type": "object", "properties": {"c": inner}}}
     project = _project(tmp_path, components)
     cache = str(tmp_path / "cache")
-    _outcome(project, cache, monkeypatch)
+    generated(project, cache, monkeypatch)
     _edited(project, {**components, "A": {"type": "object", "properties": {"bC": inner}}})
-    kept = _outcome(project, cache, monkeypatch)
+    kept = generated(project, cache, monkeypatch)
     assert spied["again"] == [False]
-    assert kept == _outcome(project, "off", monkeypatch)
+    assert kept == generated(project, "off", monkeypatch)
     [models] = [text for path, text in kept[0].items() if path.endswith("dataclass_models.py")]
     assert "class A(" in models and "bC: ABC" in models and "c: ABC2" in models
 
@@ -119,9 +114,9 @@ def test_a_document_read_whole_is_lowered_whole(tmp_path: Path, monkeypatch: pyt
     target.write_text(yaml.safe_dump({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
                                       "components": {"schemas": {"A": {"type": "string"}}}}), encoding="utf-8")
     cache = str(tmp_path / "cache")
-    _outcome(project, cache, monkeypatch)
+    generated(project, cache, monkeypatch)
     target.write_text(target.read_text(encoding="utf-8").replace("type: string", "type: integer"), encoding="utf-8")
-    _outcome(project, cache, monkeypatch)
+    generated(project, cache, monkeypatch)
     assert spied["again"] == []
 
 
@@ -174,13 +169,13 @@ def test_an_operations_body_that_reads_the_edited_definition_is_lowered_again(
 
     write(thing)
     cache = str(tmp_path / "cache")
-    _outcome(project, cache, monkeypatch)
+    generated(project, cache, monkeypatch)
     write({**thing, "description": "A thing.", "required": ["name"]})
     spied["unit"].clear()
-    kept = _outcome(project, cache, monkeypatch)
+    kept = generated(project, cache, monkeypatch)
     assert spied["again"] == [True]
     assert "#/components/schemas/Thing" in spied["unit"] and any(k.startswith("#/paths/") for k in spied["unit"])
-    assert kept == _outcome(project, "off", monkeypatch)
+    assert kept == generated(project, "off", monkeypatch)
 
 
 def test_a_bucket_another_run_stored_is_never_read_with_this_runs_entry(
@@ -190,7 +185,7 @@ def test_a_bucket_another_run_stored_is_never_read_with_this_runs_entry(
     components = {"A": {"type": "object", "properties": {"x": {"type": "string"}}}}
     project = _project(tmp_path, components)
     cache = str(tmp_path / "cache")
-    _outcome(project, cache, monkeypatch)
+    generated(project, cache, monkeypatch)
     store = caching.Cache(Path(cache))
     slots = definitions.Definitions(store, "", str(project.resolve()))._slots("schemas/openapi.yaml")
     found = store.get_many(definitions.NAMESPACE, slots)
@@ -199,6 +194,6 @@ def test_a_bucket_another_run_stored_is_never_read_with_this_runs_entry(
     store.put_many(definitions.NAMESPACE, {slots[1]: pickle.dumps(("another", bucket))})
     store.close()
     _edited(project, {"A": {"type": "object", "properties": {"x": {"type": "integer"}}}})
-    kept = _outcome(project, cache, monkeypatch)
+    kept = generated(project, cache, monkeypatch)
     assert spied["again"] == [False]
-    assert kept == _outcome(project, "off", monkeypatch)
+    assert kept == generated(project, "off", monkeypatch)

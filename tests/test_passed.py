@@ -15,7 +15,8 @@ import pytest
 from schemagen import ir
 from schemagen.cache import memo, passed, store as caching
 from schemagen.diagnostics import Reporter
-from schemagen.project import config as configuration, plan as generate
+
+from conftest import generated
 
 CONFIG = '[tool.schemagen]\nschemas = "schemas"\noutput = "generated"\nvariants = ["dataclass", "msgspec"]\n'
 SCHEMA = {"$defs": {
@@ -36,12 +37,6 @@ def _project(tmp_path: Path, schema: dict[str, Any], extra: str = "") -> Path:
     (project / "pyproject.toml").write_text(CONFIG + extra, encoding="utf-8")
     (project / "schemas" / "chat.json").write_text(json.dumps(schema), encoding="utf-8")
     return project
-
-
-def _outcome(project: Path, cache: str, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, str], list[str]]:
-    monkeypatch.setenv(caching.ENV, cache)
-    result = generate.plan(configuration.load(project))
-    return {str(p): text for p, text in result.files.items()}, [str(w) for w in result.warnings]
 
 
 @pytest.fixture
@@ -75,10 +70,10 @@ def test_an_edit_runs_the_passes_again_and_writes_what_a_run_without_the_cache_w
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runs: list[str]) -> None:
     project = _project(tmp_path, SCHEMA)
     cache = str(tmp_path / "cache")
-    _outcome(project, cache, monkeypatch)
+    generated(project, cache, monkeypatch)
     for i, name in enumerate(["Message", "Usage", "Chat"]):
         (project / "schemas" / "chat.json").write_text(json.dumps(_edited(SCHEMA, name, f"Edited {i}.")))
-        assert _outcome(project, cache, monkeypatch) == _outcome(project, "off", monkeypatch)
+        assert generated(project, cache, monkeypatch) == generated(project, "off", monkeypatch)
     assert runs == ["whole", "again", "again", "again"]  # (a run without the cache has no record)
 
 
@@ -86,13 +81,13 @@ def test_a_record_not_whole_or_of_other_settings_is_not_used(tmp_path: Path, mon
                                                              runs: list[str]) -> None:
     project = _project(tmp_path, SCHEMA)
     cache = tmp_path / "cache"
-    _outcome(project, str(cache), monkeypatch)
+    generated(project, str(cache), monkeypatch)
     with sqlite3.connect(cache / caching.FILE) as db:  # one bucket of the record lost
         db.execute("DELETE FROM entries WHERE rowid = (SELECT MAX(rowid) FROM entries WHERE namespace = 'passes')")
     (project / "schemas" / "chat.json").write_text(json.dumps(_edited(SCHEMA, "Message", "Edited.")))
-    assert _outcome(project, str(cache), monkeypatch) == _outcome(project, "off", monkeypatch)
+    assert generated(project, str(cache), monkeypatch) == generated(project, "off", monkeypatch)
     _project(tmp_path, SCHEMA, 'required_defaults = "optional"\n')
-    assert _outcome(project, str(cache), monkeypatch) == _outcome(project, "off", monkeypatch)
+    assert generated(project, str(cache), monkeypatch) == generated(project, "off", monkeypatch)
     assert runs == ["whole", "whole", "whole"]
 
 
