@@ -134,3 +134,14 @@ def test_a_record_says_nothing_of_a_module_of_other_names(monkeypatch: pytest.Mo
     assert passes.again(grown, {"C"}, record, Reporter()) is None
     assert passes.again(ir.Module(module.declarations[:1] + (ir.Alias("B", ir.Scalar("str")),)), {"B"}, record,
                         Reporter()) is not None
+
+
+def test_the_invariants_are_checked_whole_and_again() -> None:
+    """Names unique and every reference declared (``check_refs``): over the whole module, and over the
+    declarations ``again`` redoes (the others are the names the record holds)."""
+    with pytest.raises(AssertionError, match="unique"):
+        passes.recorded(ir.Module((ir.Alias("A", ir.Scalar("int")), ir.Alias("A", ir.Scalar("str")))), Reporter())
+    module = ir.Module((ir.Alias("A", ir.Ref("B")), ir.Alias("B", ir.Scalar("int"))))
+    _, record = passes.recorded(module, Reporter())
+    with pytest.raises(AssertionError, match="undeclared"):
+        passes.again(ir.Module((ir.Alias("A", ir.Ref("C")), module.declarations[1])), {"A"}, record, Reporter())

@@ -116,7 +116,10 @@ class _Passes:
         summaries, gone, read = sharing
         stay = [n for n, _ in listed if n not in gone]
         redo, closure = self._scope(stay, summaries, gone)
-        refs.check([self.by_name[n] for n in redo], self.by_name)
+        if before is None:  # (again: the same names as before, and those redone checked)
+            refs.check_refs(self.module, reporter)
+        else:
+            refs.check([self.by_name[n] for n in redo], self.by_name)
         found, first, second = self._defaults(stay, closure, gone)
         classes = before.classes if before is not None else \
             naming.class_names([(n, self.by_name[n].inline) for n in stay], self.names)
