@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from schemagen.cache import definitions, store as caching
+from schemagen.cache import definitions, memo, store as caching
 from schemagen.diagnostics import Location
 from schemagen.frontend.schema import Definition, Schema, SchemaSet
 from schemagen.lower import lowering
@@ -86,6 +86,31 @@ def test_an_edit_lowers_the_edited_definition_and_those_that_read_it(
     assert spied["again"] == [True]
     assert sorted(spied["unit"]) == ["#/components/schemas/Key", "#/components/schemas/Owner"]  # (Key reads Owner)
     assert kept == generated(project, "off", monkeypatch)
+
+
+def test_the_digests_it_tells_the_passes_are_those_of_the_declarations_it_gave(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The passes' record tells declarations apart by ``digest_of`` each; those the units hold are kept with
+    them (``Definitions.digests``), cold and after an edit, and each is the declaration's own."""
+    told: list[tuple[int, int]] = []
+    lower = definitions.Definitions.lower
+
+    def spied(self: definitions.Definitions, *args: Any) -> Any:
+        module = lower(self, *args)
+        known = self.digests(module)
+        assert all(known[d.name] == memo.digest_of(d) for d in module.declarations if d.name in known)
+        told.append((len(known), len(module.declarations)))
+        return module
+
+    monkeypatch.setattr(definitions.Definitions, "lower", spied)
+    owner = {"type": "object", "properties": {"name": {"type": "string"}}}
+    components = {"Owner": owner, "Key": {"type": "object", "properties": {"owner": {"$ref": "#/components/schemas/Owner"}}}}
+    project = _project(tmp_path, components)
+    cache = str(tmp_path / "cache")
+    generated(project, cache, monkeypatch)
+    _edited(project, {**components, "Owner": {**owner, "description": "Who owns the key."}})
+    generated(project, cache, monkeypatch)
+    assert [known for known, _ in told] == [total for _, total in told] == [302, 302]
 
 
 def test_an_inline_name_a_kept_definition_took_lowers_the_whole_input(

@@ -33,11 +33,15 @@ from ..lower.sdk import sdk_names
 from ..lower.units import Reads, Unit, again, record, to_lower_again
 from ..names import Naming
 from . import pickled
+from .memo import digest_of
 from .store import Cache, digest, grouped
 from .yaml_pieces import Sources
 
+Digested = tuple[Unit, tuple[str, ...]]
+"""A unit, with ``digest_of`` each of its declarations (which the passes' record tells them apart by)."""
+
 NAMESPACE = "units"
-SCHEME = "1"
+SCHEME = "2"
 BUCKETS = 16
 
 
@@ -65,6 +69,19 @@ class Definitions:
         self.store = store
         self.salt = salt
         self.scope = scope
+        self._known: dict[int, tuple[ir.Module, dict[str, str]]] = {}
+
+    def digests(self, module: ir.Module) -> dict[str, str]:
+        """``digest_of`` the declarations of ``module`` (which ``lower`` gave) that are the very objects its
+        units hold, by name: each kept with its unit, or worked out when the unit was made."""
+        found = self._known.get(id(module))
+        return found[1] if found is not None and found[0] is module else {}
+
+    def _tell(self, module: ir.Module, units: Iterable[tuple[Unit, tuple[str, ...]]]) -> ir.Module:
+        """``module``, its declarations' digests noted where they are its units' own (``digests``)."""
+        by_id = {id(d): known for unit, digests in units for d, known in zip(unit.declarations, digests)}
+        self._known[id(module)] = (module, {d.name: by_id[id(d)] for d in module.declarations if id(d) in by_id})
+        return module
 
     def lower(self, schemas: SchemaSet, reporter: Reporter, external: External | None, names: Naming,
               display: str, settings: str, pieces: Sources | None) -> ir.Module:
@@ -89,7 +106,9 @@ class Definitions:
         if not reporter.errors:
             chosen = dict(lowering.scope.names.chosen)  # type: ignore[attr-defined]
             kept = _Meta(context, by_key, tuple(lowering.spans), chosen, dict(lowering.own))
-            self._put(slots, kept, record(lowering, Reads(schemas.definitions, lowering.folds)), set(range(BUCKETS)))
+            units = _digested(record(lowering, Reads(schemas.definitions, lowering.folds)))
+            self._put(slots, kept, units, set(range(BUCKETS)))
+            return self._tell(module, units.values())
         return module
 
     def _again(self, schemas: SchemaSet, reporter: Reporter, external: External | None, names: Naming,
@@ -98,8 +117,9 @@ class Definitions:
         units = self._units(slots, meta.stamps)
         if units.keys() != by_key.keys():
             return None
+        unit = {key: kept for key, (kept, _) in units.items()}
         changed = {key for key, source in by_key.items() if meta.sources[key] != source}
-        redo = to_lower_again(units, changed)
+        redo = to_lower_again(unit, changed)
         definitions = schemas.definitions
         if any(definitions[key].derived for key in changed):
             return None  # its name is made from where it is used
@@ -110,10 +130,10 @@ class Definitions:
             return None
         reads = Reads(definitions)
         order = meta.order
-        if any(tuple(reads.folded(key)) != units[key].folds for key in changed):
+        if any(tuple(reads.folded(key)) != unit[key].folds for key in changed):
             order = tuple(home_first(definitions))
         known = Known(meta.names, frozenset(given.values()), frozenset(given.values()), None)
-        lowering = again(schemas, external, meta.own, known, units, order, redo)
+        lowering = again(schemas, external, meta.own, known, unit, order, redo)
         if lowering is None:
             return None
         declarations: list[ir.Declaration] = []
@@ -127,19 +147,19 @@ class Definitions:
                 first, last = lowering.said[key]
                 said: Iterable[Diagnostic] = lowering.heard.said[first:last]
             else:
-                declarations += units[key].declarations
-                declared_in.update(units[key].declared_in)
-                said = units[key].said
+                declarations += unit[key].declarations
+                declared_in.update(unit[key].declared_in)
+                said = unit[key].said
             for diagnostic in said:
                 reporter.add(diagnostic)
             spans[key] = (start, len(declarations))
         declared_in.update(lowering.declared_in)
         module = finished(declarations, spans, declared_in, meta.names.get("#"), names)
-        made = record(lowering, reads, redo)
+        made = _digested(record(lowering, reads, redo))
         units.update(made)
         self._put(slots, _Meta(meta.context, by_key, order, meta.names, meta.own, meta.stamps), units,
                   {_bucket(k) for k in made})
-        return module
+        return self._tell(module, units.values())
 
     def _slots(self, display: str) -> list[str]:
         """The meta entry's key, then each bucket's."""
@@ -155,10 +175,11 @@ class Definitions:
             return None
         return meta
 
-    def _units(self, slots: list[str], stamps: tuple[str, ...]) -> dict[str, Unit]:
-        """Every unit of the buckets, each stored with its token in ``stamps``; none if one was not."""
+    def _units(self, slots: list[str], stamps: tuple[str, ...]) -> dict[str, Digested]:
+        """Every unit of the buckets, with its declarations' digests, each bucket stored with its token in
+        ``stamps``; none if one was not."""
         found = self.store.get_many(NAMESPACE, slots[1:])
-        units: dict[str, Unit] = {}
+        units: dict[str, Digested] = {}
         for slot, stamp in zip(slots[1:], stamps or ("",) * BUCKETS):
             try:
                 kept = pickle.loads(found[slot]) if slot in found else None
@@ -167,9 +188,10 @@ class Definitions:
             if not (isinstance(kept, tuple) and len(kept) == 2 and kept[0] == stamp and isinstance(kept[1], dict)):
                 return {}
             units.update(kept[1])
-        return units if all(isinstance(u, Unit) for u in units.values()) else {}
+        return units if all(isinstance(u, tuple) and len(u) == 2 and isinstance(u[0], Unit) and isinstance(u[1], tuple)
+                            and len(u[1]) == len(u[0].declarations) for u in units.values()) else {}
 
-    def _put(self, slots: list[str], meta: _Meta, units: dict[str, Unit], changed: set[int]) -> None:
+    def _put(self, slots: list[str], meta: _Meta, units: dict[str, Digested], changed: set[int]) -> None:
         """Keeps ``meta``, and the buckets ``changed`` of ``units`` (every definition's), each with a new token."""
         stamps = list(meta.stamps or ("",) * BUCKETS)
         for b in changed:
@@ -207,6 +229,10 @@ def sources(schemas: SchemaSet, display: str, pieces: Sources | None) -> tuple[s
     if any(not found for found in parts.values()):
         return None
     return digest(*context), {key: digest(*found) for key, found in parts.items()}
+
+
+def _digested(units: dict[str, Unit]) -> dict[str, Digested]:
+    return {key: (unit, tuple(digest_of(d) for d in unit.declarations)) for key, unit in units.items()}
 
 
 def _bucket(key: str) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import pickle
+from collections.abc import Mapping
 from dataclasses import replace
 
 from .. import ir, passes
@@ -50,9 +51,11 @@ class Passed:
                     (None, None))
 
     def run(self, module: ir.Module, reporter: Reporter, setting: Setting | None, names: Naming,
-            display: str) -> ir.Module:
-        """``passes.run(module, reporter, setting, names)`` of input ``display``."""
-        digests = {d.name: digest_of(d) for d in module.declarations}
+            display: str, known: Mapping[str, str] | None = None) -> ir.Module:
+        """``passes.run(module, reporter, setting, names)`` of input ``display`` (``known``: ``digest_of`` some
+        of its declarations, by name, where they are known already: ``Definitions.digests``)."""
+        known = known or {}
+        digests = {d.name: known.get(d.name) or digest_of(d) for d in module.declarations}
         context = digest(SCHEME, self.salt, os.environ.get("PYTHONHASHSEED", ""), repr(setting), names)
         slots = [digest(NAMESPACE, SCHEME, self.scope, display, str(b)) for b in range(-1, BUCKETS)]
         found = self._before(slots, context, digests.keys())

@@ -195,7 +195,8 @@ def _lowered(documents: list[tuple[str, Any]], schemas: SchemaSet, source: Input
                       "an OpenAPI document's classes are its components.schemas and the JSON bodies of its "
                       "operations (as openapi_scope says)", kind="empty input")
     if stages.passed is not None:
-        module = stages.passed.run(module, reporter, source.required_defaults, source.names, source.display)
+        known = stages.definitions.digests(module) if stages.definitions is not None else {}
+        module = stages.passed.run(module, reporter, source.required_defaults, source.names, source.display, known)
     else:
         module = passes.run(module, reporter, source.required_defaults, source.names)
     reporter.raise_errors()
