@@ -41,8 +41,8 @@ Digested = tuple[Unit, tuple[str, ...]]
 """A unit, with ``digest_of`` each of its declarations (which the passes' record tells them apart by)."""
 
 NAMESPACE = "units"
-SCHEME = "2"
-BUCKETS = 16
+SCHEME = "3"
+BUCKETS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,4 +236,4 @@ def _digested(units: dict[str, Unit]) -> dict[str, Digested]:
 
 
 def _bucket(key: str) -> int:
-    return int(digest(key)[0], 16) % BUCKETS
+    return int(digest(key)[:2], 16) % BUCKETS

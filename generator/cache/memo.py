@@ -58,8 +58,8 @@ class Unchanged:
 
 _SHAPE = (str, int, str, int, str)
 NAMESPACE = "declaration"
-SCHEME = "5"
-BUCKETS = 16
+SCHEME = "6"
+BUCKETS = 64
 
 
 @dataclass
@@ -114,7 +114,7 @@ class Memo:
         record ``unchanged.before``).
 
         The entries of one module and variant are kept as the last run left them, in ``BUCKETS``
-        cache values by the first digit of their key (each replaced when one of its entries changed:
+        cache values by the first two digits of their key (each replaced when one of its entries changed:
         they hold the module's declarations, not every version of them ever rendered, and an edit
         writes a bucket or two, not the whole module's).
         """
@@ -253,7 +253,7 @@ def _index(data: bytes | None) -> Index | None:
 
 
 def _bucket(key: str) -> int:
-    return int(key[0], 16) % BUCKETS
+    return int(key[:2], 16) % BUCKETS
 
 
 def digest_of(d: ir.Declaration) -> str:

@@ -27,8 +27,8 @@ from .memo import Unchanged, digest_of
 from .store import Cache, digest, grouped
 
 NAMESPACE = "passes"
-SCHEME = "1"
-BUCKETS = 16
+SCHEME = "2"
+BUCKETS = 64
 
 Entry = tuple[str, Kept, str]
 """A declaration's digest, what the passes made of it, and that one's digest ("" for none)."""
@@ -127,4 +127,4 @@ class Passed:
 
 
 def _bucket(name: str) -> int:
-    return int(digest(name)[0], 16) % BUCKETS
+    return int(digest(name)[:2], 16) % BUCKETS
