@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from schemagen.cache import definitions, memo, store as caching
+from schemagen.cache import definitions, store as caching
 from schemagen.diagnostics import Location
 from schemagen.frontend.schema import Definition, Schema, SchemaSet
 from schemagen.lower import lowering
@@ -98,7 +98,7 @@ def test_the_digests_it_tells_the_passes_are_those_of_the_declarations_it_gave(
     def spied(self: definitions.Definitions, *args: Any) -> Any:
         module = lower(self, *args)
         known = self.digests(module)
-        assert all(known[d.name] == memo.digest_of(d) for d in module.declarations if d.name in known)
+        assert all(known[d.name] == caching.digest_of(d) for d in module.declarations if d.name in known)
         told.append((len(known), len(module.declarations)))
         return module
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from schemagen import ir
-from schemagen.cache import memo, passed, store as caching
+from schemagen.cache import passed, store as caching
 from schemagen.diagnostics import Reporter
 
 from conftest import generated
@@ -101,7 +101,7 @@ def test_what_it_tells_the_render_memo_is_of_the_module_it_made(tmp_path: Path) 
         again = passed.Passed(store, "salt", "scope")
         second = again.run(edited, Reporter(), None, "schema", "a.json")
         for made, (known, _) in ((first, keeper.told(first)), (second, again.told(second))):
-            assert known == {d.name: memo.digest_of(d) for d in made.declarations}
+            assert known == {d.name: caching.digest_of(d) for d in made.declarations}
         assert again.told(first) == (None, None)
         _, unchanged = again.told(second)
         assert unchanged is not None and unchanged.names == {"A", "B"} and unchanged.before == keeper.told(first)[1].now

@@ -33,8 +33,7 @@ from ..lower.sdk import sdk_names
 from ..lower.units import Reads, Unit, again, record, to_lower_again
 from ..names import Naming
 from . import pickled
-from .memo import digest_of
-from .store import Cache, digest, grouped
+from .store import Cache, digest, digest_of, grouped
 from .yaml_pieces import Sources
 
 Digested = tuple[Unit, tuple[str, ...]]

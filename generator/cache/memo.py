@@ -18,15 +18,15 @@ between two chunks depend only on the two (``chunks.splice``).
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .. import ir, render
 from ..render.imports import State
 from ..render.options import RenderOptions
 from .format.chunks import KINDS, Kind, Stretch, splice
-from .store import digest, digests as prefixed, grouped
+from .store import digest_of, digests as prefixed, grouped
 
 if TYPE_CHECKING:
     import jinja2
@@ -81,7 +81,7 @@ class Plan:
 
     def context(self, i: int) -> render.FragmentContext:
         """Declaration ``i``'s context (worked out when a fragment is to be made)."""
-        return self.links.context(i, self.variant, replace(self.options, command=""))
+        return self.links.context(i, self.variant, self.options)
 
     @property
     def misses(self) -> int:
@@ -102,14 +102,14 @@ class Memo:
     store: Cache
     salt: str
     scope: str = ""
-    _shared: tuple[render.Links, dict[str, str], dict[int, str]] | None = field(default=None, repr=False)
+    _shared: _Inputs | None = field(default=None, repr=False)
     indexed: set[tuple[str, str]] = field(default_factory=set, repr=False)
     """The modules (source, variant) ``formatted`` put together from entries, and kept the index of."""
 
     def plan(self, module: ir.Module, variant: str, source: str, options: RenderOptions,
              digests: Mapping[str, str] | None = None, unchanged: Unchanged | None = None) -> Plan:
         """The module's declarations in ``variant``, each with its fragment if the cache holds it
-        (``digests``: each declaration's ``digest_of``, by name, where it is known already; ``unchanged``:
+        (``digests``: ``store.digest_of`` some declarations, by name, where it is known already; ``unchanged``:
         the declarations whose key is the one in the module's index, where that index was kept with the
         record ``unchanged.before``).
 
@@ -118,30 +118,27 @@ class Memo:
         they hold the module's declarations, not every version of them ever rendered, and an edit
         writes a bucket or two, not the whole module's).
         """
-        if self._shared is None or self._shared[0].module is not module:  # once per module for all variants
-            self._shared = (render.links(module), dict(digests or {}), {})
-        links, known, said = self._shared
-        slot_key = prefixed(NAMESPACE, SCHEME, self.scope, source, variant, repr(options))
-        slots = [slot_key(str(b)) for b in range(BUCKETS)] + [slot_key("index")]
+        if self._shared is None or self._shared.links.module is not module:  # once per module for all variants
+            self._shared = _Inputs(render.links(module), dict(digests or {}))
+        inputs = self._shared
+        slots = self._slots(source, variant, options)
         found = self.store.get_many(NAMESPACE, slots)
         before = {key: data for slot in slots[:BUCKETS] for key, data in _entries(found.get(slot)).items()}
-        entry_key = prefixed(NAMESPACE, SCHEME, self.salt, variant, repr(replace(options, command="")))
-        keys = [entry_key(_said(links, known, said, i)) for i in range(len(module.declarations))] \
-            if unchanged is None else self._keys(links, known, said, entry_key, unchanged, found.get(slots[BUCKETS]))
-        return Plan(module, variant, source, options, links, keys, [_fragment(before.get(k)) for k in keys], slots,
-                    before, unchanged.now if unchanged is not None else "")
+        entry_key = prefixed(NAMESPACE, SCHEME, self.salt, variant, repr(render.shared_options(options)))
+        index = _index(found.get(slots[BUCKETS])) if unchanged is not None and unchanged.before else None
+        names = tuple(d.name for d in module.declarations)
+        if unchanged is None or index is None or index[0] != unchanged.before or index[2] != names:
+            keys = [entry_key(inputs.of(i)) for i in range(len(names))]
+        else:  # (an unchanged declaration's key is the index's)
+            keys = [kept if name in unchanged.names else entry_key(inputs.of(i))
+                    for i, (name, kept) in enumerate(zip(names, index[3]))]
+        return Plan(module, variant, source, options, inputs.links, keys, [_fragment(before.get(k)) for k in keys],
+                    slots, before, unchanged.now if unchanged is not None else "")
 
-    @staticmethod
-    def _keys(links: render.Links, known: dict[str, str], said: dict[int, str], entry_key: Callable[[str], str],
-              unchanged: Unchanged, data: bytes | None) -> list[str]:
-        """Each declaration's key: the index's for an unchanged one, where the index is of the record
-        ``unchanged.before`` and lists the same declarations; the others' worked out."""
-        names = tuple(d.name for d in links.module.declarations)
-        index = _index(data)
-        if not unchanged.before or index is None or index[0] != unchanged.before or index[2] != names:
-            return [entry_key(_said(links, known, said, i)) for i in range(len(names))]
-        return [kept if name in unchanged.names else entry_key(_said(links, known, said, i))
-                for i, (name, kept) in enumerate(zip(names, index[3]))]
+    def _slots(self, source: str, variant: str, options: RenderOptions) -> list[str]:
+        """The values a module's entries are kept in: ``BUCKETS`` of them, then its index."""
+        slot_key = prefixed(NAMESPACE, SCHEME, self.scope, source, variant, repr(options))
+        return [slot_key(str(b)) for b in range(BUCKETS)] + [slot_key("index")]
 
     def layout(self, plan: Plan, env: jinja2.Environment) -> str:
         """``render.assemble`` of each declaration's ``render.fragment``: those the plan found, and
@@ -177,12 +174,14 @@ class Memo:
         """The module ``formatted`` last put together from entries for ``source`` in ``variant`` (with
         ``options``), put together again from its index; ``None`` if an entry is lost. (What a run with
         nothing to do writes where a generated file was changed or removed: the caller checks it.)"""
-        slot_key = prefixed(NAMESPACE, SCHEME, self.scope, source, variant, repr(options))
-        slots = [slot_key(str(b)) for b in range(BUCKETS)] + [slot_key("index")]
+        slots = self._slots(source, variant, options)
         found = self.store.get_many(NAMESPACE, slots)
+        index = _index(found.get(slots[BUCKETS]))
+        if index is None:
+            return None
+        _, head, _, keys = index
+        before = {key: data for slot in slots[:BUCKETS] for key, data in _entries(found.get(slot)).items()}
         try:
-            _, head, _, keys = pickle.loads(found[slots[-1]])
-            before = {key: data for slot in slots[:BUCKETS] for key, data in _entries(found.get(slot)).items()}
             return splice([head, *(before[key][2] for key in keys)])  # type: ignore[list-item]
         except Exception:  # an entry lost or replaced, of another shape: not kept
             return None
@@ -225,23 +224,32 @@ class Memo:
         self.store.put_many(NAMESPACE, values)
 
 
-def _said(links: render.Links, known: dict[str, str], said: dict[int, str], i: int) -> str:
-    """The inputs of declaration ``i``'s fragment besides the variant and options (the same for the whole
+class _Inputs:
+    """The inputs of each declaration's fragment besides the variant and options (the same for the whole
     module and variant: in the key's prefix), said in one string: itself, each declaration it refers to
-    (name and digest) and which are declared further down. No variant changes them: worked out once for all
-    (``said``; ``known``: each declaration's digest, by name, as it is worked out)."""
-    found = said.get(i)
-    if found is None:
-        def digest_named(name: str) -> str:
-            kept = known.get(name)
-            if kept is None:
-                kept = known[name] = digest_of(links.declarations[name])
-            return kept
+    (name and digest) and which are declared further down. No variant changes them: each is worked out
+    once for all, when first asked (``of``)."""
 
-        refers, later = links.at(i)
-        referred = " ".join(f"{name}={digest_named(name)}" for name in refers)
-        found = said[i] = "\n".join((digest_named(links.module.declarations[i].name), referred, " ".join(sorted(later))))
-    return found
+    def __init__(self, links: render.Links, digests: dict[str, str]) -> None:
+        """``digests``: ``digest_of`` some declarations, by name, known already (the others are worked out)."""
+        self.links = links
+        self._digests = digests
+        self._said: dict[int, str] = {}
+
+    def of(self, i: int) -> str:
+        found = self._said.get(i)
+        if found is None:
+            refers, later = self.links.at(i)
+            referred = " ".join(f"{name}={self._digest(name)}" for name in refers)
+            own = self._digest(self.links.module.declarations[i].name)
+            found = self._said[i] = "\n".join((own, referred, " ".join(sorted(later))))
+        return found
+
+    def _digest(self, name: str) -> str:
+        known = self._digests.get(name)
+        if known is None:
+            known = self._digests[name] = digest_of(self.links.declarations[name])
+        return known
 
 
 def _index(data: bytes | None) -> Index | None:
@@ -254,12 +262,6 @@ def _index(data: bytes | None) -> Index | None:
 
 def _bucket(key: str) -> int:
     return int(key[:2], 16) % BUCKETS
-
-
-def digest_of(d: ir.Declaration) -> str:
-    """A digest of everything ``d`` says: its ``repr`` names every field of every node (a test checks
-    that no IR field is left out of it), and is 2-3 times as fast as pickling."""
-    return digest(repr(d))
 
 
 def _entries(data: bytes | None) -> dict[str, Entry]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Mapping
+from collections.abc import Mapping, Set as AbstractSet
 from dataclasses import replace
 
 from .. import ir, passes
@@ -23,8 +23,8 @@ from ..passes import Record
 from ..passes.recorded import Kept
 from ..passes.required_defaults import Setting
 from . import pickled
-from .memo import Unchanged, digest_of
-from .store import Cache, digest, grouped
+from .memo import Unchanged
+from .store import Cache, digest, digest_of, grouped
 
 NAMESPACE = "passes"
 SCHEME = "2"
@@ -83,7 +83,7 @@ class Passed:
                                    Unchanged(started, kept_now, frozenset(same)))
         return out
 
-    def _before(self, slots: list[str], context: str, listed: object
+    def _before(self, slots: list[str], context: str, listed: AbstractSet[str]
                 ) -> tuple[Record, dict[str, str], tuple[str, ...], dict[str, str]] | None:
         """The record the last run kept, each declaration's digest then, the buckets' tokens, and the digest
         of what the passes made of each; ``None``: none for these settings, or not whole."""

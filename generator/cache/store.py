@@ -72,6 +72,13 @@ def digest(*parts: bytes | str) -> str:
     return digests(*parts[:-1])(parts[-1]) if parts else hashlib.sha256().hexdigest()
 
 
+def digest_of(value: object) -> str:
+    """A digest of everything an IR declaration says: its ``repr`` names every field of every node, and is
+    2-3 times as fast as pickling. (What the memo, the units and the passes' record tell declarations
+    apart by.)"""
+    return digest(repr(value))
+
+
 def digests(*prefix: bytes | str) -> Callable[[bytes | str], str]:
     """``lambda last: digest(*prefix, last)``, with the prefix hashed once (many keys, one prefix)."""
     base = hashlib.sha256()

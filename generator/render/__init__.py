@@ -22,17 +22,19 @@ if TYPE_CHECKING:
 
     from .. import ir
     from .dataclass import runtime
-    from .fragments import Fragment, FragmentContext, Links, assemble, contexts, fragment, head, links
+    from .fragments import Fragment, FragmentContext, Links, assemble, contexts, fragment, head, links, shared_options
     from .templates import BUILTIN_TEMPLATES, environment, own_templates
     from .variants import VARIANTS
 
 __all__ = ["BUILTIN_TEMPLATES", "VARIANTS", "Fragment", "FragmentContext", "Links", "RenderOptions", "assemble",
-           "contexts", "environment", "fragment", "head", "layout", "links", "own_templates", "render", "runtime"]
+           "contexts", "environment", "fragment", "head", "layout", "links", "own_templates", "render", "runtime",
+           "shared_options"]
 
 _FROM = {"BUILTIN_TEMPLATES": "templates", "environment": "templates", "own_templates": "templates",
          "runtime": "dataclass", "VARIANTS": "variants", "Fragment": "fragments", "FragmentContext": "fragments",
          "assemble": "fragments", "contexts": "fragments", "fragment": "fragments",
-         "head": "fragments", "Links": "fragments", "links": "fragments"}
+         "head": "fragments", "Links": "fragments", "links": "fragments",
+         "shared_options": "fragments"}
 """The submodule each re-exported name is taken from."""
 
 

@@ -80,14 +80,18 @@ class Links:
         return found
 
     def context(self, i: int, variant: str, options: RenderOptions) -> FragmentContext:
-        """Declaration ``i``'s context in ``variant`` (``options`` with ``command`` left out already)."""
-        return FragmentContext(variant, options, *self.at(i))
+        """Declaration ``i``'s context in ``variant`` with ``options``."""
+        return FragmentContext(variant, shared_options(options), *self.at(i))
+
+
+def shared_options(options: RenderOptions) -> RenderOptions:
+    """What of ``options`` a fragment reads: all but ``command`` (written in the header only)."""
+    return options if not options.command else replace(options, command="")
 
 
 def contexts(module: ir.Module, variant: str, options: RenderOptions,
              shared: Links | None = None) -> list[FragmentContext]:
     """The context of each declaration of ``module``, in order (``shared``: ``links(module)``, when known)."""
-    options = replace(options, command="")
     shared = shared or links(module)
     return [shared.context(i, variant, options) for i in range(len(module.declarations))]
 
