@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 import yaml
 
-from schemagen.cache import definitions, store as caching
+from schemagen.cache import definitions, memo, store as caching
 from schemagen.diagnostics import SchemaError
-from schemagen.project import config as configuration, plan as generate
+from schemagen.project import config as configuration, plan as generate, write
 
 from conftest import bench_module, shared
 
@@ -37,12 +37,17 @@ Outcome = tuple[dict[str, str], list[str]] | list[str]
 """The files and warnings of a run, or its errors."""
 
 
-def _outcome(project: Path, cache: str, monkeypatch: pytest.MonkeyPatch) -> Outcome:
+def _outcome(project: Path, cache: str, monkeypatch: pytest.MonkeyPatch, written: bool = False) -> Outcome:
+    """``written``: the files are written, as the command writes them (the next run splices its modules
+    from them)."""
     monkeypatch.setenv(caching.ENV, cache)
+    config = configuration.load(project)
     try:
-        result = generate.plan(configuration.load(project))
+        result = generate.plan(config)
     except SchemaError as exc:
         return [str(d) for d in exc.diagnostics]
+    if written:
+        write.apply(config.output, result.files, write.compare(config.output, result.files))
     return {str(p): text for p, text in result.files.items()}, [str(w) for w in result.warnings]
 
 
@@ -126,10 +131,20 @@ def test_a_run_after_random_edits_of_openais_description_writes_what_a_run_witho
         return found
 
     monkeypatch.setattr(definitions.Definitions, "_again", spied)
+    splice = memo.Memo._spliced
+    spliced: list[bool] = []
+
+    def splicing(self: memo.Memo, *args: Any) -> Any:
+        found = splice(self, *args)
+        spliced.append(found is not None)
+        return found
+
+    monkeypatch.setattr(memo.Memo, "_spliced", splicing)
     for round in range(EDITS + 1):
         said = _edit(document, rnd) if round else "as published"
         target.write_text(yaml.dump(document, Dumper=DUMPER, sort_keys=False, allow_unicode=True, width=100),
                           encoding="utf-8")
-        kept = _outcome(project, cache, monkeypatch)
+        kept = _outcome(project, cache, monkeypatch, written=True)
         assert kept == _outcome(project, "off", monkeypatch), f"after edit {round}: {said}"
     assert any(put_back)  # (the edits went through the definitions kept, not only the whole lowering)
+    assert spliced and all(spliced)  # (and their modules were spliced from the files written before)

@@ -276,6 +276,49 @@ def test_an_edit_formats_only_the_fragments_made_again(tmp_path: Path, monkeypat
         cut.clear()
 
 
+def _written(memo: memoising.Memo, module: Any, variant: str, text: bytes | None) -> tuple[str, memoising.Plan]:
+    """The module formatted through the memo, given ``text`` as what the last run wrote; and the plan."""
+    plan = memo.plan(module, variant, "s.json", RenderOptions(), before=lambda: text)
+    return memo.formatted(plan, ENV, Session(memo.store)), plan
+
+
+def test_an_edit_is_spliced_from_the_text_written_before_reading_the_entries_of_what_changed_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item and Later are made again; the others' stretches are read from the text written before, where
+    the layouts the index kept say they are: their entries are not read (only the buckets of Item's and
+    Later's keys, new and old); the module is the one rendered whole, and the next edit splices from it."""
+    store = Cache(tmp_path / "cache")
+    edits = [{}, {"Later": {"type": "object", "description": "New.", "properties": {"x": {"type": "string"}}}},
+             {"Later": {"type": "object", "description": "Newer.", "properties": {"y": {"type": "integer"}}}},
+             {"Size": {"type": "integer", "minimum": 2}, "Extra": {"type": "string"}}]
+    for variant in ALL_VARIANTS:
+        text: bytes | None = None
+        for n, edit in enumerate(edits):
+            module = lowered(_schema(**edit), tmp_path)
+            read: list[str] = []
+            original = store.get_many
+            monkeypatch.setattr(store, "get_many", lambda namespace, keys: original(namespace, read.extend(keys) or keys))
+            made, plan = _written(memoising.Memo(store, "salt"), module, variant, text)
+            monkeypatch.undo()
+            assert made == render.render(module, variant, "s.json", ENV, RenderOptions()), (variant, n)
+            if n:
+                assert plan.spliced is not None and plan.same, (variant, n)
+                assert len(plan.same) < len(module.declarations) and 0 < len(read) < memoising.BUCKETS, (variant, n)
+            text = made.encode()
+
+
+@pytest.mark.parametrize("tamper", [lambda b: b + b"# x\n", lambda b: b.replace(b"class", b"klass", 1), lambda b: b"",
+                                    lambda b: None])
+def test_a_text_that_is_not_the_one_the_index_was_kept_with_is_not_spliced_from(tmp_path: Path, tamper: Any) -> None:
+    """A file edited or removed since (or any other bytes) is not read: every entry is."""
+    store = Cache(tmp_path / "cache")
+    made, _ = _written(memoising.Memo(store, "salt"), lowered(_schema(), tmp_path), "msgspec", None)
+    edited = lowered(_schema(Later={"type": "object", "description": "New."}), tmp_path)
+    again, plan = _written(memoising.Memo(store, "salt"), edited, "msgspec", tamper(made.encode()))
+    assert plan.spliced is None and not plan.same
+    assert again == render.render(edited, "msgspec", "s.json", ENV, RenderOptions())
+
+
 def test_a_fragment_black_treats_specially_formats_the_module_whole(tmp_path: Path) -> None:
     """A description holding ``fmt: off`` (black leaves what follows as it is) cannot be formatted apart:
     the module is formatted whole, once the fragment is kept as once it was made."""

@@ -13,19 +13,25 @@ that ``formatted`` puts a module together from formatted fragments (and its head
 it whole again: after an edit, only the fragments made anew are formatted. That is the module black
 gives: a fragment is whole chunks of it, each formatted on its own (``format``), and the blank lines
 between two chunks depend only on the two (``chunks.splice``).
+
+After an edit, a module whose file still holds the text the memo last put together is spliced from that
+text (``spliced``): the declarations whose key is the one the module's index kept have their stretch there,
+and only the buckets of the others' keys (and of keys gone) are read, not the module's every entry.
 """
 
 from __future__ import annotations
 
 import pickle
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .. import ir, render
 from ..render.imports import State
 from ..render.options import RenderOptions
-from .format.chunks import KINDS, Kind, Stretch, splice
+from .entries import Entry, Index, entries_of, fragment_of, index_of, shape_of
+from .format.chunks import Kind, splice
+from .spliced import Before, digest, layout
 from .store import digest_of, digests as prefixed, grouped
 
 if TYPE_CHECKING:
@@ -33,18 +39,6 @@ if TYPE_CHECKING:
 
     from .format import Session
     from .store import Cache
-
-Shape = tuple[Kind, int, Kind, int, str] | None | tuple[()]
-"""A fragment's ``Stretch`` as a tuple; ``None``: it is not one (``Session.stretches``); ``()``: not known yet."""
-Entry = tuple[str, State, Shape]
-"""A fragment as the cache keeps it: its text, imports and formatted stretch, in builtins alone (a bucket
-of them is read by one ``pickle.loads``, with no call per fragment)."""
-
-Index = tuple[str, Shape, tuple[str, ...], tuple[str, ...]]
-"""What a module put together from entries is: the passes' record it was made from (``Unchanged.now``), its
-head's stretch, its declarations' names and its entries' keys, in order (so that its text can be put together
-again without its IR: ``restore``; and an unchanged declaration's key read, not worked out again: ``plan``)."""
-
 
 @dataclass(frozen=True, slots=True)
 class Unchanged:
@@ -56,9 +50,8 @@ class Unchanged:
     now: str
     names: frozenset[str]
 
-_SHAPE = (str, int, str, int, str)
 NAMESPACE = "declaration"
-SCHEME = "6"
+SCHEME = "7"
 BUCKETS = 64
 
 
@@ -76,8 +69,16 @@ class Plan:
     slots: list[str]
     """The values its entries are kept in: ``BUCKETS`` of them, then the module's index (``restore``)."""
     before: dict[str, Entry]
+    """The entries of the buckets read (``read``), by key."""
     record: str = ""
     """The passes' record the module was made from (``Unchanged.now``; "": not known)."""
+    spliced: Before | None = None
+    """The text the module was last put together as, where it is spliced from it (``spliced``)."""
+    same: frozenset[int] = frozenset()
+    """The declarations whose stretch is in that text, by index (their entries are not read)."""
+    read: frozenset[int] = frozenset(range(BUCKETS))
+    """The buckets whose entries are in ``before``: every one, or (spliced) those of the other declarations'
+    keys and of the keys no declaration has any more."""
 
     def context(self, i: int) -> render.FragmentContext:
         """Declaration ``i``'s context (worked out when a fragment is to be made)."""
@@ -86,12 +87,12 @@ class Plan:
     @property
     def misses(self) -> int:
         """How many declarations have their fragment to be made."""
-        return self.found.count(None)
+        return len(self.missing)
 
     @property
     def missing(self) -> list[int]:
         """The declarations whose fragment is to be made, by index."""
-        return [i for i, piece in enumerate(self.found) if piece is None]
+        return [i for i, piece in enumerate(self.found) if piece is None and i not in self.same]
 
 
 @dataclass
@@ -107,11 +108,13 @@ class Memo:
     """The modules (source, variant) ``formatted`` put together from entries, and kept the index of."""
 
     def plan(self, module: ir.Module, variant: str, source: str, options: RenderOptions,
-             digests: Mapping[str, str] | None = None, unchanged: Unchanged | None = None) -> Plan:
+             digests: Mapping[str, str] | None = None, unchanged: Unchanged | None = None,
+             before: Callable[[], bytes | None] | None = None) -> Plan:
         """The module's declarations in ``variant``, each with its fragment if the cache holds it
         (``digests``: ``store.digest_of`` some declarations, by name, where it is known already; ``unchanged``:
         the declarations whose key is the one in the module's index, where that index was kept with the
-        record ``unchanged.before``).
+        record ``unchanged.before``; ``before``: the bytes of the module as the last run wrote it, if any,
+        which the module is spliced from where it is the one the index was kept with: ``spliced``).
 
         The entries of one module and variant are kept as the last run left them, in ``BUCKETS``
         cache values by the first two digits of their key (each replaced when one of its entries changed:
@@ -122,18 +125,38 @@ class Memo:
             self._shared = _Inputs(render.links(module), dict(digests or {}))
         inputs = self._shared
         slots = self._slots(source, variant, options)
-        found = self.store.get_many(NAMESPACE, slots)
-        before = {key: data for slot in slots[:BUCKETS] for key, data in _entries(found.get(slot)).items()}
         entry_key = prefixed(NAMESPACE, SCHEME, self.salt, variant, repr(render.shared_options(options)))
-        index = _index(found.get(slots[BUCKETS])) if unchanged is not None and unchanged.before else None
+        index = index_of(self.store.get(NAMESPACE, slots[BUCKETS]))
         names = tuple(d.name for d in module.declarations)
-        if unchanged is None or index is None or index[0] != unchanged.before or index[2] != names:
+        if unchanged is None or not unchanged.before or index is None or index[0] != unchanged.before \
+                or index[2] != names:
             keys = [entry_key(inputs.of(i)) for i in range(len(names))]
         else:  # (an unchanged declaration's key is the index's)
             keys = [kept if name in unchanged.names else entry_key(inputs.of(i))
                     for i, (name, kept) in enumerate(zip(names, index[3]))]
-        return Plan(module, variant, source, options, inputs.links, keys, [_fragment(before.get(k)) for k in keys],
-                    slots, before, unchanged.now if unchanged is not None else "")
+        spliced = Before.of(index, before) if index is not None and before is not None else None
+        same = frozenset(i for i, (name, key) in enumerate(zip(names, keys)) if spliced.same(name, key)) \
+            if spliced is not None else frozenset()
+        read = frozenset(range(BUCKETS)) if spliced is None else frozenset(
+            {_bucket(key) for i, key in enumerate(keys) if i not in same}
+            | {_bucket(key) for key in set(spliced.keys.values()).difference(keys)})
+        before_entries = self._read(slots, read)
+        found = [None if i in same else fragment_of(before_entries.get(key)) for i, key in enumerate(keys)]
+        return Plan(module, variant, source, options, inputs.links, keys, found, slots, before_entries,
+                    unchanged.now if unchanged is not None else "", spliced, same, read)
+
+    def _read(self, slots: list[str], buckets: frozenset[int]) -> dict[str, Entry]:
+        """The entries of ``buckets``, by key."""
+        found = self.store.get_many(NAMESPACE, [slots[b] for b in sorted(buckets)])
+        return {key: data for b in sorted(buckets) for key, data in entries_of(found.get(slots[b])).items()}
+
+    def _whole(self, plan: Plan) -> Plan:
+        """``plan`` with every entry read (not spliced)."""
+        if plan.spliced is None:
+            return plan
+        before = self._read(plan.slots, frozenset(range(BUCKETS)))
+        return replace(plan, found=[fragment_of(before.get(key)) for key in plan.keys], before=before, spliced=None,
+                       same=frozenset(), read=frozenset(range(BUCKETS)))
 
     def _slots(self, source: str, variant: str, options: RenderOptions) -> list[str]:
         """The values a module's entries are kept in: ``BUCKETS`` of them, then its index."""
@@ -143,8 +166,9 @@ class Memo:
     def layout(self, plan: Plan, env: jinja2.Environment) -> str:
         """``render.assemble`` of each declaration's ``render.fragment``: those the plan found, and
         the others made (and kept)."""
+        plan = self._whole(plan)
         fragments, entries = self._made(plan, env, {})
-        self._keep(plan, entries)
+        self._keep(plan, dict(enumerate(entries)))
         return render.assemble(plan.module, plan.variant, plan.source, env, plan.options, fragments)
 
     def formatted(self, plan: Plan, env: jinja2.Environment, session: Session,
@@ -153,22 +177,61 @@ class Memo:
         those ``made`` elsewhere by ``make``, by index, and those of the fragments made now, formatted
         together) spliced after the head's; the whole module formatted where one of them is not a stretch
         (``Session.stretches``)."""
-        fragments, entries = self._made(plan, env, made or {})
-        unknown = [i for i, (_, _, shape) in enumerate(entries) if shape == ()]
-        for i, stretch in zip(unknown, session.stretches([entries[i][0] for i in unknown])):
-            entries[i] = (entries[i][0], entries[i][1], _shape(stretch))
-        head = render.head(plan.module, plan.variant, plan.source, env, plan.options, fragments)
-        shapes = [shape for _, _, shape in entries]
+        made = made or {}
+        if plan.spliced is not None:
+            text = self._spliced(plan, env, session, made)
+            if text is not None:
+                return text
+            plan = self._whole(plan)  # (a fragment black treats specially: the module is formatted whole)
+        fragments, listed = self._made(plan, env, made)
+        entries = _stretched(session, dict(enumerate(listed)))
+        imports = [entry[1] for entry in entries.values()]
+        shapes = [shape for _, _, shape in entries.values()]
         if fragments and all(shapes):
-            [first] = session.stretches([head], head=True)
-            if first is not None:
-                text = splice([_shape(first), *shapes])  # type: ignore[list-item]
-                names = tuple(d.name for d in plan.module.declarations)
-                self._keep(plan, entries, (plan.record, _shape(first), names, tuple(plan.keys)))
-                self.indexed.add((plan.source, plan.variant))
+            text = self._put_together(plan, env, session, imports, shapes, entries)  # type: ignore[arg-type]
+            if text is not None:
                 return text
         self._keep(plan, entries)
+        head = render.head(plan.module, plan.variant, plan.source, env, plan.options, imports)
         return session.format_one(head + "".join(piece.text for piece in fragments))
+
+    def _spliced(self, plan: Plan, env: jinja2.Environment, session: Session, made: Mapping[int, Entry]) -> str | None:
+        """``formatted`` of a plan spliced from the text before: the entries of the declarations not in it
+        made or read; ``None`` where one is not a stretch (or there are none)."""
+        before = plan.spliced
+        assert before is not None
+        declarations = plan.module.declarations
+        entries: dict[int, Entry] = {}
+        for i, (d, key, piece) in enumerate(zip(declarations, plan.keys, plan.found)):
+            if i not in plan.same:
+                entry = made.get(i) or (plan.before.get(key) if piece is not None else None)
+                if entry is None:
+                    piece = render.fragment(d, plan.context(i), env)
+                    entry = (piece.text, piece.imports, ())
+                entries[i] = entry
+        entries = _stretched(session, entries)
+        if not declarations or not all(shape for _, _, shape in entries.values()):
+            return None
+        names = [d.name for d in declarations]
+        imports = [entries[i][1] if i in entries else before.imports(name) for i, name in enumerate(names)]
+        shapes = [entries[i][2] if i in entries else before.shape(name) for i, name in enumerate(names)]
+        return self._put_together(plan, env, session, imports, shapes, entries)  # type: ignore[arg-type]
+
+    def _put_together(self, plan: Plan, env: jinja2.Environment, session: Session, imports: list[State],
+                      shapes: list[tuple[Kind, int, Kind, int, str]], entries: dict[int, Entry]) -> str | None:
+        """The module, its head (with ``imports``) and the declarations' stretches (``shapes``) spliced, and its
+        index kept with the ``entries`` made; ``None`` where black treats the head specially."""
+        head = render.head(plan.module, plan.variant, plan.source, env, plan.options, imports)
+        [first] = session.stretches([head], head=True)
+        if first is None:
+            return None
+        text = splice([first, *shapes])
+        names = tuple(d.name for d in plan.module.declarations)
+        index = (plan.record, shape_of(first), names, tuple(plan.keys), tuple(map(layout, shapes)), tuple(imports),
+                 digest(text.encode()))
+        self._keep(plan, entries, index)
+        self.indexed.add((plan.source, plan.variant))
+        return text
 
     def restore(self, source: str, variant: str, options: RenderOptions) -> str | None:
         """The module ``formatted`` last put together from entries for ``source`` in ``variant`` (with
@@ -176,11 +239,11 @@ class Memo:
         nothing to do writes where a generated file was changed or removed: the caller checks it.)"""
         slots = self._slots(source, variant, options)
         found = self.store.get_many(NAMESPACE, slots)
-        index = _index(found.get(slots[BUCKETS]))
+        index = index_of(found.get(slots[BUCKETS]))
         if index is None:
             return None
-        _, head, _, keys = index
-        before = {key: data for slot in slots[:BUCKETS] for key, data in _entries(found.get(slot)).items()}
+        _, head, _, keys, *_ = index
+        before = {key: data for slot in slots[:BUCKETS] for key, data in entries_of(found.get(slot)).items()}
         try:
             return splice([head, *(before[key][2] for key in keys)])  # type: ignore[list-item]
         except Exception:  # an entry lost or replaced, of another shape: not kept
@@ -192,7 +255,7 @@ class Memo:
         process, and given to ``formatted`` there.)"""
         pieces = [render.fragment(plan.module.declarations[i], plan.context(i), env) for i in indexes]
         stretches = session.stretches([piece.text for piece in pieces])
-        return [(piece.text, piece.imports, _shape(stretch)) for piece, stretch in zip(pieces, stretches)]
+        return [(piece.text, piece.imports, shape_of(stretch)) for piece, stretch in zip(pieces, stretches)]
 
     def _made(self, plan: Plan, env: jinja2.Environment,
               made: Mapping[int, Entry]) -> tuple[list[render.Fragment], list[Entry]]:
@@ -212,12 +275,17 @@ class Memo:
             fragments.append(piece)
         return fragments, entries
 
-    def _keep(self, plan: Plan, entries: list[Entry], index: Index | None = None) -> None:
-        """The entries of the module's declarations, in the buckets that changed, and the module's ``index``
-        (in the same transaction; ``None``: the module is not put together from them, and has none)."""
-        kept = dict(zip(plan.keys, entries))
-        changed = {_bucket(key) for key in plan.before.keys() ^ kept.keys()}
-        changed |= {_bucket(key) for key, entry in kept.items() if plan.before.get(key) != entry}
+    def _keep(self, plan: Plan, entries: Mapping[int, Entry], index: Index | None = None) -> None:
+        """The entries of the module's declarations (``entries``, by index: each one's, or, spliced, those not in
+        the text before, whose own stay as they are), in the buckets that changed, and the module's ``index`` (in
+        the same transaction; ``None``: the module is not put together from them, and has none)."""
+        keys = plan.keys
+        had = plan.before.keys() if plan.spliced is None else plan.spliced.keys.values()
+        changed = {_bucket(key) for key in set(had).difference(keys)}
+        changed |= {_bucket(keys[i]) for i, entry in entries.items() if plan.before.get(keys[i]) != entry}
+        before = {**plan.before, **self._read(plan.slots, frozenset(changed - plan.read))}
+        kept = {key: entries[i] if i in entries else before[key] for i, key in enumerate(keys)
+                if i in entries or key in before}
         buckets = grouped(kept, changed, _bucket)
         values = {plan.slots[b]: pickle.dumps(buckets[b], protocol=pickle.HIGHEST_PROTOCOL) for b in sorted(changed)}
         values[plan.slots[BUCKETS]] = pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL)
@@ -252,47 +320,13 @@ class _Inputs:
         return known
 
 
-def _index(data: bytes | None) -> Index | None:
-    try:
-        index = pickle.loads(data) if data is not None else None
-    except Exception:
-        return None
-    return index if isinstance(index, tuple) and len(index) == 4 else None
-
-
 def _bucket(key: str) -> int:
     return int(key[:2], 16) % BUCKETS
 
 
-def _entries(data: bytes | None) -> dict[str, Entry]:
-    """The entries a run kept for a module and variant: each one's key, text and imports."""
-    if data is None:
-        return {}
-    try:
-        entries = pickle.loads(data)
-    except Exception:
-        return {}
-    return entries if isinstance(entries, dict) else {}
-
-
-def _shape(stretch: Stretch | None) -> Shape:
-    return None if stretch is None else tuple(stretch)  # type: ignore[return-value]
-
-
-def _fragment(entry: Entry | None) -> render.Fragment | None:
-    """The fragment an entry holds; ``None`` for none, or one of another shape (a damaged cache)."""
-    if not isinstance(entry, tuple) or len(entry) != 3 or not isinstance(entry[0], str) or not _state(entry[1]) \
-            or not _known(entry[2]):
-        return None
-    return render.Fragment(entry[0], entry[1])
-
-
-def _known(shape: object) -> bool:
-    """``shape`` has the shape of a ``Shape``."""
-    return shape is None or shape == () or (type(shape) is tuple and tuple(map(type, shape)) == _SHAPE
-                                            and shape[0] in KINDS and shape[2] in KINDS)
-
-
-def _state(value: object) -> bool:
-    """``value`` has the shape of an ``Imports.state()``."""
-    return isinstance(value, tuple) and len(value) == 3 and all(isinstance(part, tuple) for part in value)
+def _stretched(session: Session, entries: dict[int, Entry]) -> dict[int, Entry]:
+    """``entries``, those whose stretch is not known yet (``()``) formatted together."""
+    unknown = [i for i, (_, _, shape) in entries.items() if shape == ()]
+    for i, stretch in zip(unknown, session.stretches([entries[i][0] for i in unknown])):
+        entries[i] = (entries[i][0], entries[i][1], shape_of(stretch))
+    return entries

@@ -28,7 +28,7 @@ from ..diagnostics import Diagnostic, SchemaError
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    from ..cache.memo import Entry
+    from ..cache.entries import Entry
     from .pipeline import Renderer
 
 Job = tuple[ir.Module, str, str]

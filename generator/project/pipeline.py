@@ -21,7 +21,8 @@ from ..cache.fingerprint import generator_digest
 from ..cache.definitions import Definitions
 from ..cache.lowered import Lowered
 from ..cache.format import Session
-from ..cache.memo import Entry, Memo, Plan
+from ..cache.entries import Entry
+from ..cache.memo import Memo, Plan
 from ..cache.passed import Passed
 from ..cache.store import Cache
 from ..cache.texts import Texts
@@ -219,11 +220,12 @@ class Renderer:
 
     def __init__(self, templates: Path | None, options: RenderOptions, store: Cache | None = None,
                  scope: str = "", root: Path = Path("."), made_from: dict[str, str] | None = None,
-                 passed: Passed | None = None) -> None:
+                 passed: Passed | None = None, written: Callable[[str, str], bytes | None] | None = None) -> None:
         """``root``: the project root, which messages about the user's ``templates`` name them from;
         ``made_from``: the key of each input's IR (``cache.lowered``), by its label, where it is known;
         ``passed``: the passes' records, which say of a module they made what the memo need not work out
-        again (``Passed.told``)."""
+        again (``Passed.told``); ``written``: the bytes of an input's module in a variant (by label and
+        variant) as they are on disk, if they are, which the memo splices the module from after an edit."""
         self.env = render.environment(templates)
         self.options = options
         self.templates = templates
@@ -233,6 +235,7 @@ class Renderer:
         self.passed = passed
         self.texts = Texts(store, generator_digest(), scope) if store is not None and not own else None
         self.made_from = made_from or {}
+        self.written = written
         self.session = Session(store)
         self.store = store
         self._plans: dict[tuple[int, str, str], Plan] = {}
@@ -301,7 +304,9 @@ class Renderer:
         planned = self._plans.get(key)
         if planned is None or planned.module is not module:
             told = self.passed.told(module) if self.passed is not None else (None, None)
-            planned = self._plans[key] = self.memo.plan(module, variant, source, self.options, *told)
+            written = self.written
+            on_disk = None if written is None else partial(written, source, variant)
+            planned = self._plans[key] = self.memo.plan(module, variant, source, self.options, *told, on_disk)
         return planned
 
     def _text_key(self, variant: str, source: str) -> str:

@@ -7,6 +7,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from ..cache.fingerprint import Results, fingerprint
@@ -149,7 +150,8 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     # (a user's template can fail: for each input, and each variant)
     made_from = {s.label: linker.wholes[s.display] for s in sources if s.display in linker.wholes}
     renderer = Renderer(config.templates, config.options, store, scope=repr(config), root=config.root,
-                        made_from=made_from, passed=stages.passed)
+                        made_from=made_from, passed=stages.passed,
+                        written=partial(_written, config.output, {source.label: source for source in lowered}))
     outcomes: dict[tuple[str, str], Outcome] = {}
     jobs = []
     for source in lowered:
@@ -166,7 +168,7 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     for source in lowered:
         for variant in config.variants:
             outcome = outcomes[source.display, variant]
-            path = Path(source.name) / f"{variant}_models.py"
+            path = _module(source, variant)
             if isinstance(outcome, str):
                 files.setdefault(path.parent / "__init__.py", init)
                 files[path] = outcome
@@ -179,6 +181,21 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     # A file that several inputs read (shared definitions) says the same in each: once is enough.
     warnings += stale([*config.ignore, *(e for s in sources for e in s.ignore)], used, config.root)
     return Result(Files.of(files), list(dict.fromkeys(warnings)), len(set(ignored) - set(warnings)), restorable)
+
+
+def _module(source: Input, variant: str) -> Path:
+    """Where the module of ``source`` in ``variant`` is written, in the output folder."""
+    return Path(source.name) / f"{variant}_models.py"
+
+
+def _written(output: Path, sources: dict[str, Input], label: str, variant: str) -> bytes | None:
+    """The bytes of the module of the input ``label`` (of ``sources``, by label) in ``variant``, as they are in
+    the ``output`` folder; ``None`` if there is none, or it cannot be read."""
+    source = sources.get(label)
+    try:
+        return None if source is None else (output / _module(source, variant)).read_bytes()
+    except OSError:
+        return None
 
 
 @contextmanager

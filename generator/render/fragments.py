@@ -20,7 +20,7 @@ that both give the same bytes on every golden case.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -190,15 +190,17 @@ def fragment(declaration: ir.Declaration, context: FragmentContext, env: jinja2.
 def assemble(module: ir.Module, variant: str, source: str, env: jinja2.Environment, options: RenderOptions,
              fragments: list[Fragment]) -> str:
     """The module: its head (with every fragment's imports) and the fragments, in order."""
-    return head(module, variant, source, env, options, fragments) + "".join(piece.text for piece in fragments)
+    return head(module, variant, source, env, options, [piece.imports for piece in fragments]) \
+        + "".join(piece.text for piece in fragments)
 
 
 def head(module: ir.Module, variant: str, source: str, env: jinja2.Environment, options: RenderOptions,
-         fragments: list[Fragment]) -> str:
-    """The text of the module before its first declaration: header, imports (every fragment's), prelude."""
+         imports: Iterable[State]) -> str:
+    """The text of the module before its first declaration: header, imports (those of every fragment,
+    ``Fragment.imports``), prelude."""
     rules = VARIANTS[variant]
-    imports = Imports()
-    for piece in fragments:
-        imports.merge(piece.imports)
-    return env.get_template(rules.template).render(module=view.head(module, rules, source, imports,
+    merged = Imports()
+    for state in reversed(dict.fromkeys(reversed(list(imports)))):  # (each once, in the order of its last time)
+        merged.merge(state)
+    return env.get_template(rules.template).render(module=view.head(module, rules, source, merged,
                                                                     command=options.command))

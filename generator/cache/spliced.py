@@ -1,0 +1,88 @@
+"""A module put together after an edit from the text the memo put together last time, not from every entry.
+
+The memo (``memo``) puts a module together from its fragments' formatted stretches (``chunks.splice``). What
+it last put together is on disk, as the run wrote it; the module's index says what that text was made of: the
+head's stretch, and for each declaration its key, what it imports and its stretch without the text (a
+``Layout``), with the digest of the whole text. Where the file still holds that very text (the digest says so),
+each declaration whose key is the index's has its stretch in the file, at a place the layouts say: the module
+is spliced from those and the fragments of the other declarations, and the memo reads the entries of those
+others alone (a few of ``BUCKETS``), not the module's every entry. The text is what putting it together from
+every entry gives, since each stretch is the entry's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+
+from ..render.imports import State
+from .format.chunks import Kind, gap
+
+Layout = tuple[Kind, int, Kind, int, int]
+"""A stretch without its text: its first kind, blank lines before, last kind, blank lines after, and its length."""
+Shape = tuple[Kind, int, Kind, int, str]
+"""A stretch (``chunks.Stretch`` as a tuple)."""
+
+
+def digest(data: bytes) -> str:
+    """What a module's text is told apart by: the SHA-256 of its bytes (as written: UTF-8)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def layout(shape: Shape) -> Layout:
+    first, before, last, after, text = shape
+    return first, before, last, after, len(text)
+
+
+class Before:
+    """What a module's text was (``text``), by the index it was put together with: each declaration's stretch, by name."""
+
+    def __init__(self, text: str, head: Shape, names: Sequence[str], keys: Sequence[str],
+                 layouts: Sequence[Layout], imports: Sequence[State]) -> None:
+        self.text = text
+        self.head = head
+        self.keys = dict(zip(names, keys))
+        self._at: dict[str, tuple[Layout, State, int]] = {}
+        position, last, after = len(head[4]), head[2], head[3]
+        for name, stretch, state in zip(names, layouts, imports):
+            first, before, then, later, length = stretch
+            position += gap(last, first, after + before)
+            self._at[name] = (stretch, state, position)
+            position += length
+            last, after = then, later
+        self.fits = position == len(text) and text.startswith(head[4])
+        """The layouts account for the text exactly (else it is not used)."""
+
+    @classmethod
+    def of(cls, index: tuple[object, ...], written: Callable[[], bytes | None]) -> Before | None:
+        """The text ``written`` gives (as bytes), if it is the one the ``index`` (``memo.Index``) was kept with;
+        else ``None``."""
+        _, head, names, keys, layouts, imports, made = index
+        if not isinstance(head, tuple) or not (isinstance(names, tuple) and isinstance(keys, tuple)
+                                               and isinstance(layouts, tuple) and isinstance(imports, tuple)):
+            return None
+        if not len(names) == len(keys) == len(layouts) == len(imports):
+            return None
+        data = written()
+        if data is None or digest(data) != made:
+            return None
+        try:
+            before = cls(data.decode(), head, names, keys, layouts, imports)
+        except (TypeError, ValueError, IndexError):  # (an index of another shape)
+            return None
+        return before if before.fits else None
+
+    def same(self, name: str, key: str) -> bool:
+        """The declaration ``name`` has the key it had: its stretch is in the text."""
+        return self.keys.get(name) == key
+
+    def imports(self, name: str) -> State:
+        return self._at[name][1]
+
+    def layout(self, name: str) -> Layout:
+        return self._at[name][0]
+
+    def shape(self, name: str) -> Shape:
+        """The declaration's stretch, its text read from where it stands."""
+        (first, before, last, after, length), _, start = self._at[name]
+        return first, before, last, after, self.text[start:start + length]
