@@ -18,6 +18,7 @@ from typing import Any
 from .. import ir, passes, render
 from ..cache import forked, verdicts, yaml_pieces
 from ..cache.fingerprint import generator_digest
+from ..cache.compiled import bytecode_cache
 from ..cache.definitions import Definitions
 from ..cache.lowered import Lowered
 from ..cache.format import Session
@@ -226,7 +227,7 @@ class Renderer:
         ``passed``: the passes' records, which say of a module they made what the memo need not work out
         again (``Passed.told``); ``written``: the bytes of an input's module in a variant (by label and
         variant) as they are on disk, if they are, which the memo splices the module from after an edit."""
-        self.env = render.environment(templates)
+        self.env = render.environment(templates, None if store is None else bytecode_cache(store, generator_digest()))
         self.options = options
         self.templates = templates
         self.root = root

@@ -30,9 +30,10 @@ BUILTIN_TEMPLATES = _builtin_templates()
 """A real folder: Jinja loads from it and ``cache.fingerprint`` digests its files, the same ones."""
 
 
-def environment(template_dir: Path | None = None) -> jinja2.Environment:
-    """Templates from ``template_dir`` first (a user's overrides), then the built-in ones. (Jinja is
-    imported here: a run with nothing to do never renders.)"""
+def environment(template_dir: Path | None = None, compiled: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
+    """Templates from ``template_dir`` first (a user's overrides), then the built-in ones; ``compiled``: where
+    their code is kept once compiled, if anywhere. (Jinja is imported here: a run with nothing to do never
+    renders.)"""
     import jinja2
 
     folders = [str(p) for p in (template_dir if own_templates(template_dir) else None, BUILTIN_TEMPLATES) if p]
@@ -44,6 +45,7 @@ def environment(template_dir: Path | None = None) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,  # a run reads each template once: no `stat` of its file per declaration
+        bytecode_cache=compiled,
     )
 
 
