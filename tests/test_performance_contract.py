@@ -277,6 +277,22 @@ def test_a_damaged_entry_is_ignored(cache_dir: Path) -> None:
         assert store.get_many("chunk", ["a", "b"]) == {"b": b"second"}
 
 
+def test_a_row_read_for_another_key_is_ignored(cache_dir: Path) -> None:
+    """A row is sealed with its namespace and key: one found under another key (a damaged index, say) is not
+    read as that key's value."""
+    with caching.Cache(cache_dir) as store:
+        store.put_many("chunk", {"a": b"first", "b": b"second"})
+        store.put("plan", "a", b"third")
+    db = sqlite3.connect(cache_dir / caching.FILE)
+    with db:
+        db.execute("DELETE FROM entries WHERE key = 'b'")
+        db.execute("UPDATE entries SET key = 'b' WHERE key = 'a' AND namespace = 'chunk'")
+        db.execute("UPDATE entries SET namespace = 'chunk', key = 'a' WHERE namespace = 'plan'")
+    db.close()
+    with caching.Cache(cache_dir) as store:
+        assert store.get_many("chunk", ["a", "b"]) == {}
+
+
 def test_a_damaged_file_is_ignored_and_replaced(cache_dir: Path) -> None:
     cache_dir.mkdir()
     (cache_dir / caching.FILE).write_bytes(b"this is not a database" * 100)
