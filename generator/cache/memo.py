@@ -104,8 +104,9 @@ class Memo:
     salt: str
     scope: str = ""
     _shared: _Inputs | None = field(default=None, repr=False)
-    indexed: set[tuple[str, str]] = field(default_factory=set, repr=False)
-    """The modules (source, variant) ``formatted`` put together from entries, and kept the index of."""
+    indexed: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
+    """The modules (source, variant) ``formatted`` put together from entries, and kept the index of: the
+    digest of each one's text (``spliced.digest`` of its bytes)."""
 
     def plan(self, module: ir.Module, variant: str, source: str, options: RenderOptions,
              digests: Mapping[str, str] | None = None, unchanged: Unchanged | None = None,
@@ -227,10 +228,11 @@ class Memo:
             return None
         text = splice([first, *shapes])
         names = tuple(d.name for d in plan.module.declarations)
+        made = digest(text.encode())
         index = (plan.record, shape_of(first), names, tuple(plan.keys), tuple(map(layout, shapes)), tuple(imports),
-                 digest(text.encode()))
+                 made)
         self._keep(plan, entries, index)
-        self.indexed.add((plan.source, plan.variant))
+        self.indexed[plan.source, plan.variant] = made
         return text
 
     def restore(self, source: str, variant: str, options: RenderOptions) -> str | None:

@@ -35,7 +35,8 @@ def layout(shape: Shape) -> Layout:
 
 
 class Before:
-    """What a module's text was (``text``), by the index it was put together with: each declaration's stretch, by name."""
+    """What a module's text was (``text``), by the index it was put together with: each declaration's stretch,
+    by name."""
 
     def __init__(self, text: str, head: Shape, names: Sequence[str], keys: Sequence[str],
                  layouts: Sequence[Layout], imports: Sequence[State]) -> None:

@@ -284,10 +284,10 @@ class Renderer:
             self.texts.put(source, variant, self._text_key(variant, source), text)
         return text
 
-    def restorable(self, source: str, variant: str) -> bool:
-        """The module of input ``source`` in ``variant`` was put together from the memo's entries, and can be
-        again without its IR (``Memo.restore``)."""
-        return self.memo is not None and (source, variant) in self.memo.indexed
+    def restorable(self, source: str, variant: str) -> str | None:
+        """If the module of input ``source`` in ``variant`` was put together from the memo's entries, and can be
+        again without its IR (``Memo.restore``): the SHA-256 of its bytes (``write.digest``); else ``None``."""
+        return None if self.memo is None else self.memo.indexed.get((source, variant))
 
     def kept(self, variant: str, source: str) -> str | None:
         """The text of input ``source``'s module in ``variant`` as an earlier run kept it, if its IR is known

@@ -165,6 +165,7 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
             jobs.append(((source.display, variant), (module, variant, source.label)))
     outcomes.update(zip((at for at, _ in jobs), render_all([job for _, job in jobs], renderer, config.jobs)))
     restorable: dict[Path, tuple[str, str]] = {}
+    known: dict[Path, str] = {}  # (the digests of the texts the memo put together: not worked out again)
     for source in lowered:
         for variant in config.variants:
             outcome = outcomes[source.display, variant]
@@ -172,15 +173,17 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
             if isinstance(outcome, str):
                 files.setdefault(path.parent / "__init__.py", init)
                 files[path] = outcome
-                if renderer.restorable(source.label, variant):
+                made = renderer.restorable(source.label, variant)
+                if made is not None:
                     restorable[path] = (source.label, variant)
+                    known[path] = made
             else:
                 errors.extend(outcome)
     if errors:
         raise SchemaError(list(dict.fromkeys(errors)))
     # A file that several inputs read (shared definitions) says the same in each: once is enough.
     warnings += stale([*config.ignore, *(e for s in sources for e in s.ignore)], used, config.root)
-    return Result(Files.of(files), list(dict.fromkeys(warnings)), len(set(ignored) - set(warnings)), restorable)
+    return Result(Files.of(files, known), list(dict.fromkeys(warnings)), len(set(ignored) - set(warnings)), restorable)
 
 
 def _module(source: Input, variant: str) -> Path:

@@ -27,8 +27,10 @@ class Files(Mapping[Path, str]):
         self._texts: dict[Path, str] | None = None
 
     @classmethod
-    def of(cls, texts: dict[Path, str]) -> Files:
-        return cls({path: digest(text.encode()) for path, text in texts.items()}, lambda: texts)
+    def of(cls, texts: dict[Path, str], known: Mapping[Path, str] | None = None) -> Files:
+        """``texts``, each one's digest taken from ``known`` where it is there (it must be ``digest`` of its bytes)."""
+        known = known or {}
+        return cls({path: known.get(path) or digest(text.encode()) for path, text in texts.items()}, lambda: texts)
 
     def __getitem__(self, path: Path) -> str:
         if self._texts is None:
