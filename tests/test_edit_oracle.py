@@ -51,6 +51,20 @@ def _outcome(project: Path, cache: str, monkeypatch: pytest.MonkeyPatch, written
     return {str(p): text for p, text in result.files.items()}, [str(w) for w in result.warnings]
 
 
+def _answered(monkeypatch: pytest.MonkeyPatch, owner: type, method: str) -> list[bool]:
+    """Whether each call of ``owner.method`` gave an answer (not ``None``), as the calls come."""
+    original = getattr(owner, method)
+    answered: list[bool] = []
+
+    def spied(self: Any, *args: Any) -> Any:
+        found = original(self, *args)
+        answered.append(found is not None)
+        return found
+
+    monkeypatch.setattr(owner, method, spied)
+    return answered
+
+
 def _edit(document: dict[str, Any], rnd: random.Random) -> str:
     """One random edit of one of ``document``'s component schemas, in place; what it did."""
     schemas: dict[str, Any] = document["components"]["schemas"]
@@ -122,24 +136,8 @@ def test_a_run_after_random_edits_of_openais_description_writes_what_a_run_witho
     target = project / "schemas" / "openapi.yaml"
     cache = str(tmp_path / "cache")
     rnd = random.Random(seed)
-    again = definitions.Definitions._again
-    put_back: list[bool] = []
-
-    def spied(self: definitions.Definitions, *args: Any) -> Any:
-        found = again(self, *args)
-        put_back.append(found is not None)
-        return found
-
-    monkeypatch.setattr(definitions.Definitions, "_again", spied)
-    splice = memo.Memo._spliced
-    spliced: list[bool] = []
-
-    def splicing(self: memo.Memo, *args: Any) -> Any:
-        found = splice(self, *args)
-        spliced.append(found is not None)
-        return found
-
-    monkeypatch.setattr(memo.Memo, "_spliced", splicing)
+    put_back = _answered(monkeypatch, definitions.Definitions, "_again")
+    spliced = _answered(monkeypatch, memo.Memo, "_spliced")
     for round in range(EDITS + 1):
         said = _edit(document, rnd) if round else "as published"
         target.write_text(yaml.dump(document, Dumper=DUMPER, sort_keys=False, allow_unicode=True, width=100),
