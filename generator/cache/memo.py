@@ -31,7 +31,7 @@ from ..render.imports import State
 from ..render.options import RenderOptions
 from .entries import Entry, Index, entries_of, fragment_of, index_of, shape_of
 from .format.chunks import Kind, splice
-from .spliced import Before, digest, layout
+from .spliced import Before, Layout, Shape, digest, layout
 from .store import digest_of, digests as prefixed, grouped
 
 if TYPE_CHECKING:
@@ -187,9 +187,10 @@ class Memo:
         fragments, listed = self._made(plan, env, made)
         entries = _stretched(session, dict(enumerate(listed)))
         imports = [entry[1] for entry in entries.values()]
-        shapes = [shape for _, _, shape in entries.values()]
-        if fragments and all(shapes):
-            text = self._put_together(plan, env, session, imports, shapes, entries)  # type: ignore[arg-type]
+        shapes = [shape for _, _, shape in entries.values() if shape is not None and len(shape) == 5]
+        if fragments and len(shapes) == len(entries):
+            text = self._put_together(plan, env, session, imports, [layout(s) for s in shapes], entries,
+                                      lambda first: splice([first, *shapes]))
             if text is not None:
                 return text
         self._keep(plan, entries)
@@ -211,26 +212,29 @@ class Memo:
                     entry = (piece.text, piece.imports, ())
                 entries[i] = entry
         entries = _stretched(session, entries)
-        if not declarations or not all(shape for _, _, shape in entries.values()):
+        formatted = {i: shape for i, (_, _, shape) in entries.items() if shape is not None and len(shape) == 5}
+        if not declarations or len(formatted) != len(entries):
             return None
         names = [d.name for d in declarations]
         imports = [entries[i][1] if i in entries else before.imports(name) for i, name in enumerate(names)]
-        shapes = [entries[i][2] if i in entries else before.shape(name) for i, name in enumerate(names)]
-        return self._put_together(plan, env, session, imports, shapes, entries)  # type: ignore[arg-type]
+        layouts = [layout(formatted[i]) if i in formatted else before.layout(name) for i, name in enumerate(names)]
+        stretches = [(name, formatted.get(i)) for i, name in enumerate(names)]
+        return self._put_together(plan, env, session, imports, layouts, entries,
+                                  lambda first: before.splice(first, stretches))
 
     def _put_together(self, plan: Plan, env: jinja2.Environment, session: Session, imports: list[State],
-                      shapes: list[tuple[Kind, int, Kind, int, str]], entries: dict[int, Entry]) -> str | None:
-        """The module, its head (with ``imports``) and the declarations' stretches (``shapes``) spliced, and its
-        index kept with the ``entries`` made; ``None`` where black treats the head specially."""
+                      layouts: list[Layout], entries: dict[int, Entry], join: Callable[[Shape], str]) -> str | None:
+        """The module: its head (with ``imports``) and the declarations' stretches, spliced by ``join`` (given the
+        head's stretch); its index kept with the declarations' ``layouts`` and the ``entries`` made. ``None``
+        where black treats the head specially."""
         head = render.head(plan.module, plan.variant, plan.source, env, plan.options, imports)
         [first] = session.stretches([head], head=True)
         if first is None:
             return None
-        text = splice([first, *shapes])
+        text = join(first)
         names = tuple(d.name for d in plan.module.declarations)
         made = digest(text.encode())
-        index = (plan.record, shape_of(first), names, tuple(plan.keys), tuple(map(layout, shapes)), tuple(imports),
-                 made)
+        index = (plan.record, shape_of(first), names, tuple(plan.keys), tuple(layouts), tuple(imports), made)
         self._keep(plan, entries, index)
         self.indexed[plan.source, plan.variant] = made
         return text

@@ -43,12 +43,13 @@ class Before:
         self.text = text
         self.head = head
         self.keys = dict(zip(names, keys))
-        self._at: dict[str, tuple[Layout, State, int]] = {}
+        self._at: dict[str, tuple[Layout, State, int, int]] = {}
+        """Each declaration's layout, imports, where its stretch starts in the text, and its place in the order."""
         position, last, after = len(head[4]), head[2], head[3]
-        for name, stretch, state in zip(names, layouts, imports):
+        for order, (name, stretch, state) in enumerate(zip(names, layouts, imports)):
             first, before, then, later, length = stretch
             position += gap(last, first, after + before)
-            self._at[name] = (stretch, state, position)
+            self._at[name] = (stretch, state, position, order)
             position += length
             last, after = then, later
         self.fits = position == len(text) and text.startswith(head[4])
@@ -83,7 +84,29 @@ class Before:
     def layout(self, name: str) -> Layout:
         return self._at[name][0]
 
-    def shape(self, name: str) -> Shape:
-        """The declaration's stretch, its text read from where it stands."""
-        (first, before, last, after, length), _, start = self._at[name]
-        return first, before, last, after, self.text[start:start + length]
+    def splice(self, head: Shape, stretches: Sequence[tuple[str, Shape | None]]) -> str:
+        """``chunks.splice`` of ``head`` and the declarations' stretches (by name: one made now, or ``None``:
+        the one in the text). Declarations that stood one after the other in the text, as they do now, are
+        one slice of it: the blank lines between them are the text's, which depend on those two alone."""
+        parts = [head[4]]
+        last, after = head[2], head[3]
+        run: list[int] = []  # (where the stretches taken together from the text start and end)
+        previous = -2  # (the place in the text's order of the last declaration taken from it)
+        for name, stretch in stretches:
+            if stretch is None:
+                (first, before, then, later, length), _, start, order = self._at[name]
+                if run and order == previous + 1:
+                    run[1] = start + length
+                else:
+                    parts += [self.text[run[0]:run[1]]] if run else []
+                    parts.append("\n" * gap(last, first, after + before))
+                    run = [start, start + length]
+                previous = order
+            else:
+                parts += [self.text[run[0]:run[1]]] if run else []
+                run, previous = [], -2
+                first, before, then, later, text = stretch
+                parts += ["\n" * gap(last, first, after + before), text]
+            last, after = then, later
+        parts += [self.text[run[0]:run[1]]] if run else []
+        return "".join(parts)
