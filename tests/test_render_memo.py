@@ -278,7 +278,7 @@ def test_an_edit_formats_only_the_fragments_made_again(tmp_path: Path, monkeypat
 
 def _written(memo: memoising.Memo, module: Any, variant: str, text: bytes | None) -> tuple[str, memoising.Plan]:
     """The module formatted through the memo, given ``text`` as what the last run wrote; and the plan."""
-    plan = memo.plan(module, variant, "s.json", RenderOptions(), before=lambda: text)
+    plan = memo.plan(module, variant, "s.json", RenderOptions(), written=lambda: text)
     return memo.formatted(plan, ENV, Session(memo.store)), plan
 
 

@@ -110,11 +110,11 @@ class Memo:
 
     def plan(self, module: ir.Module, variant: str, source: str, options: RenderOptions,
              digests: Mapping[str, str] | None = None, unchanged: Unchanged | None = None,
-             before: Callable[[], bytes | None] | None = None) -> Plan:
+             written: Callable[[], bytes | None] | None = None) -> Plan:
         """The module's declarations in ``variant``, each with its fragment if the cache holds it
         (``digests``: ``store.digest_of`` some declarations, by name, where it is known already; ``unchanged``:
         the declarations whose key is the one in the module's index, where that index was kept with the
-        record ``unchanged.before``; ``before``: the bytes of the module as the last run wrote it, if any,
+        record ``unchanged.before``; ``written``: the bytes of the module as the last run wrote it, if any,
         which the module is spliced from where it is the one the index was kept with: ``spliced``).
 
         The entries of one module and variant are kept as the last run left them, in ``BUCKETS``
@@ -135,7 +135,7 @@ class Memo:
         else:  # (an unchanged declaration's key is the index's)
             keys = [kept if name in unchanged.names else entry_key(inputs.of(i))
                     for i, (name, kept) in enumerate(zip(names, index[3]))]
-        spliced = Before.of(index, before) if index is not None and before is not None else None
+        spliced = Before.of(index, written) if index is not None and written is not None else None
         same = frozenset(i for i, (name, key) in enumerate(zip(names, keys)) if spliced.same(name, key)) \
             if spliced is not None else frozenset()
         read = frozenset(range(BUCKETS)) if spliced is None else frozenset(
