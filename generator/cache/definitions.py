@@ -33,7 +33,7 @@ from ..lower.sdk import sdk_names
 from ..lower.units import Reads, Unit, again, record, to_lower_again
 from ..names import Naming
 from . import pickled
-from .store import Cache, digest, digest_of, grouped
+from .store import Cache, bucket, digest, digest_of, grouped
 from .yaml_pieces import Sources
 
 Digested = tuple[Unit, tuple[str, ...]]
@@ -235,4 +235,4 @@ def _digested(units: dict[str, Unit]) -> dict[str, Digested]:
 
 
 def _bucket(key: str) -> int:
-    return int(digest(key)[:2], 16) % BUCKETS
+    return bucket(digest(key), BUCKETS)

@@ -32,7 +32,7 @@ from ..render.options import RenderOptions
 from .entries import Entry, Index, entries_of, fragment_of, index_of, shape_of
 from .format.chunks import Kind, splice
 from .spliced import Before, Layout, Shape, digest, layout
-from .store import digest_of, digests as prefixed, grouped
+from .store import bucket, digest_of, digests as prefixed, grouped
 
 if TYPE_CHECKING:
     import jinja2
@@ -244,12 +244,11 @@ class Memo:
         ``options``), put together again from its index; ``None`` if an entry is lost. (What a run with
         nothing to do writes where a generated file was changed or removed: the caller checks it.)"""
         slots = self._slots(source, variant, options)
-        found = self.store.get_many(NAMESPACE, slots)
-        index = index_of(found.get(slots[BUCKETS]))
+        index = index_of(self.store.get(NAMESPACE, slots[BUCKETS]))
         if index is None:
             return None
         _, head, _, keys, *_ = index
-        before = {key: data for slot in slots[:BUCKETS] for key, data in entries_of(found.get(slot)).items()}
+        before = self._read(slots, frozenset(range(BUCKETS)))
         try:
             return splice([head, *(before[key][2] for key in keys)])  # type: ignore[list-item]
         except Exception:  # an entry lost or replaced, of another shape: not kept
@@ -327,7 +326,7 @@ class _Inputs:
 
 
 def _bucket(key: str) -> int:
-    return int(key[:2], 16) % BUCKETS
+    return bucket(key, BUCKETS)  # (a key is a digest already)
 
 
 def _stretched(session: Session, entries: dict[int, Entry]) -> dict[int, Entry]:

@@ -24,7 +24,7 @@ from ..passes.recorded import Kept
 from ..passes.required_defaults import Setting
 from . import pickled
 from .memo import Unchanged
-from .store import Cache, digest, digest_of, grouped
+from .store import Cache, bucket, digest, digest_of, grouped
 
 NAMESPACE = "passes"
 SCHEME = "2"
@@ -127,4 +127,4 @@ class Passed:
 
 
 def _bucket(name: str) -> int:
-    return int(digest(name)[:2], 16) % BUCKETS
+    return bucket(digest(name), BUCKETS)

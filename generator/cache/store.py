@@ -111,6 +111,12 @@ def grouped(entries: Mapping[str, V], buckets: Iterable[int], bucket: Callable[[
     return found
 
 
+def bucket(digested: str, count: int) -> int:
+    """Which of ``count`` values (at most 256) an entry whose key is the hex digest ``digested`` is kept in:
+    its first two digits, so that the entries of a large set are spread over all of them."""
+    return int(digested[:2], 16) % count
+
+
 def _feed(h: hashlib._Hash, part: bytes | str) -> None:
     data = part.encode() if isinstance(part, str) else part
     h.update(len(data).to_bytes(8, "big"))
