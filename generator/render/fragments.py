@@ -200,7 +200,7 @@ def head(module: ir.Module, variant: str, source: str, env: jinja2.Environment, 
     ``Fragment.imports``), prelude."""
     rules = VARIANTS[variant]
     merged = Imports()
-    for state in reversed(dict.fromkeys(reversed(list(imports)))):  # (each once, in the order of its last time)
+    for state in dict.fromkeys(imports):  # (each distinct one once: merging is a union, and lines() sorts)
         merged.merge(state)
     return env.get_template(rules.template).render(module=view.head(module, rules, source, merged,
                                                                     command=options.command))
