@@ -211,7 +211,7 @@ def sources(schemas: SchemaSet, display: str, pieces: Sources | None) -> tuple[s
     at: dict[tuple[str, ...], str] = {}
     under: dict[tuple[str, ...], list[str]] = {}
     for key, definition in schemas.definitions.items():
-        if (key != "#" and not key.startswith("#/")) or definition.schema.loc.path != display:
+        if (key != "#" and not key.startswith("#/")) or definition.schema.file != display:
             return None
         place = tuple(tokens(key[1:]))
         at[place] = key

@@ -31,14 +31,41 @@ ONE_KEYS, LIST_KEYS, MAP_KEYS = frozenset(ONE_SCHEMA), frozenset(SCHEMA_LIST) | 
 PYTHON_NAME = "x-python-name"
 
 
+Place = Location | tuple[Any, ...]
+"""Where a schema is: its ``Location``, or (until first asked) the place of the schema or list or map it is
+in and the tokens down from there, which ``Schema.loc`` makes a ``Location`` of (``wrap`` makes no
+``Location`` for the subschemas of a document: most are never asked where they are)."""
+
+
 class Schema(dict[str, Any]):
     """A schema object together with the place it was read from."""
 
-    __slots__ = ("loc",)
+    __slots__ = ("_place",)
 
-    def __init__(self, data: dict[str, Any], loc: Location) -> None:
+    def __init__(self, data: dict[str, Any], loc: Place) -> None:
         super().__init__(data)
-        self.loc = loc
+        self._place = loc
+
+    @property
+    def loc(self) -> Location:
+        """Where the schema was read from."""
+        place = self._place
+        if isinstance(place, Location):
+            return place
+        up: list[tuple[Any, ...]] = []  # (each step up, from this schema to the nearest Location)
+        while not isinstance(place, Location):
+            up.append(place)
+            place = place[0]
+        found = self._place = place.child(*(token for step in reversed(up) for token in step[1:]))
+        return found
+
+    @property
+    def file(self) -> str:
+        """``loc.path``: the file the schema was read from (its ``Location`` is not made for it)."""
+        place = self._place
+        while not isinstance(place, Location):
+            place = place[0]
+        return place.path
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +106,7 @@ class SchemaSet:
     canonical): ``bundle`` has no other file to read. ``False``: not known."""
 
 
-def wrap(node: Any, loc: Location) -> Any:
+def wrap(node: Any, loc: Place) -> Any:
     """Turn every subschema of ``node`` into a ``Schema`` that knows its location."""
     if isinstance(node, bool):
         return Schema({} if node else {"not": Schema({}, loc)}, loc)
@@ -88,13 +115,11 @@ def wrap(node: Any, loc: Location) -> Any:
     out = Schema({}, loc)  # (filled in place: every subschema of a document passes here)
     for key, value in node.items():
         if key in ONE_KEYS and isinstance(value, (dict, bool)):
-            out[key] = wrap(value, loc.child(key))
+            out[key] = wrap(value, (loc, key))
         elif key in LIST_KEYS and isinstance(value, list):
-            here = loc.child(key)
-            out[key] = [wrap(v, here.child(i)) for i, v in enumerate(value)]
+            out[key] = [wrap(v, (loc, key, i)) for i, v in enumerate(value)]
         elif key in MAP_KEYS and isinstance(value, dict):
-            here = loc.child(key)
-            out[key] = {k: wrap(v, here.child(k)) for k, v in value.items()}
+            out[key] = {k: wrap(v, (loc, key, k)) for k, v in value.items()}
         else:
             out[key] = value
     return out

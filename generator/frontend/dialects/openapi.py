@@ -104,7 +104,7 @@ def normalise_components(files: list[tuple[str, Any]], reporter: Reporter, defau
             continue
         key = "#" + pointer("components", "schemas", name)
         if key in definitions:
-            first = definitions[key].schema.loc.path
+            first = definitions[key].schema.file
             problems.append(Diagnostic(Location(display, "/$id"), f"duplicate component {name!r}, also in {first}"))
             continue
         raw = {k: v for k, v in document.items() if k not in ("$id", "$schema")}
@@ -139,7 +139,7 @@ def _rewrite(schema: Schema, reading: _Reading) -> Schema:
     schema = write_only_not_required(_nullable_members(schema))  # (before its properties drop `writeOnly`)
     schema = rewrite_subschemas(schema, lambda s: _rewrite(s, reading))
     if reading.refs and isinstance(schema.get("$ref"), str):
-        schema["$ref"] = home_ref(schema["$ref"], schema.loc.path, reading.home)
+        schema["$ref"] = home_ref(schema["$ref"], schema.file, reading.home)
         if not schema["$ref"].startswith("#"):
             reading.elsewhere.append(schema["$ref"])
     boolean_exclusive_bounds(schema)
@@ -152,7 +152,7 @@ def _rewrite(schema: Schema, reading: _Reading) -> Schema:
         for key in DROPPED:
             schema.pop(key, None)
     if isinstance(schema.get("discriminator"), dict):
-        schema["discriminator"] = _discriminator(schema["discriminator"], schema.loc.path, reading)
+        schema["discriminator"] = _discriminator(schema["discriminator"], schema.file, reading)
     done = _nullable(schema) if schema.pop("nullable", False) is True else schema
     if example is not _ABSENT:
         reading.examples.append((schema.loc.child("example"), "example", example, done))
