@@ -286,3 +286,30 @@ def test_the_levels_kept_with_the_pieces_find_a_document_too_deep(depth: int, tm
             pieces = [str(d) for d in exc.diagnostics]
         assert pieces == whole
     assert (depth + 1 > 5) == isinstance(whole, list), whole
+
+
+def _key_starts(node: yaml.MappingNode, tree: list[Any], text: str) -> None:
+    """The cut ``tree`` of a block mapping: its entries start where PyYAML says the mapping's keys do (each at
+    its line's start), and an entry cut again is the mapping PyYAML read as that key's value."""
+    assert [text.rindex("\n", 0, key.start_mark.index) + 1 if key.start_mark.index else 0 for key, _ in node.value] \
+        == [entry[0] for entry in tree]
+    for (_, value), entry in zip(node.value, tree):
+        if len(entry) == 4:
+            assert isinstance(value, yaml.MappingNode)
+            _key_starts(value, entry[3], text)
+
+
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(document=st.dictionaries(KEYS, VALUES, min_size=1, max_size=5), indent=st.sampled_from([2, 3, 4, 6]))
+def test_the_pieces_begin_where_the_keys_do(document: dict[str, Any], indent: int,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cut against PyYAML's own marks; and the same cut whichever lines are found in one pass over the
+    text (``SHALLOW``) and which mapping by mapping."""
+    text = yaml.safe_dump({"top": document, "next": 1}, indent=indent, allow_unicode=True, sort_keys=False,
+                          default_flow_style=False)
+    trees = []
+    for shallow in (0, 2, 4, 100):
+        monkeypatch.setattr(yaml_pieces, "SHALLOW", shallow)
+        trees.append(yaml_pieces._entries(text, 0, len(text), 0, yaml_pieces._Lines(text)))
+    assert all(tree == trees[0] for tree in trees)
+    _key_starts(yaml.compose(text), trees[0], text)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import pickle
 import re
+from bisect import bisect_left
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -53,6 +54,12 @@ _CODE = re.compile(r"^( *)[^ \n\r#]", re.MULTILINE)
 _MARKERS = re.compile(r"\n(?:---|\.\.\.|%)")
 """A line after the first that starts a directive or a document marker (the text is then parsed whole).
 (Searched from each newline, not with ``^`` in ``MULTILINE``: 2 ms instead of 14 on OpenAI's description.)"""
+
+SHALLOW = 4
+"""The lines indented this much or less are found in one pass over the whole text (``_Lines``): the keys of
+the mappings cut in a description laid out as usual (``paths:`` and ``components:`` at 0, their entries
+at 2, the schemas at 4). A mapping indented deeper is searched on its own. (One pass at 4 takes 7.5 ms on
+OpenAI's description; a pass for each mapping cut, 20 ms.)"""
 
 PARALLEL_FROM = 256 * 1024
 """Characters of pieces to parse from which other processes parse some of them (starting one costs a
@@ -106,7 +113,7 @@ def load_measured(text: str, parse: Parse, store: Cache, version: str,
     if text.startswith(("\ufeff", "---", "...", "%")) or _MARKERS.search(text):
         return parse(text), None
     try:
-        tree = _entries(text, 0, len(text), 0)
+        tree = _entries(text, 0, len(text), 0, _Lines(text))
         if not tree:
             raise _Fallback
         reader = _Reader(parse, store, version, processes)
@@ -125,8 +132,9 @@ Entry = tuple[int, int, int] | tuple[int, int, int, list[Any]]
 
 @cache
 def _keys_at(indent: int) -> re.Pattern[str]:
-    """The code lines indented ``indent`` or less, found by the newline before them."""
-    return re.compile(rf"\n( {{0,{indent}}})(?=[^ \n\r#])")
+    """The newline before each code line indented ``indent`` or less. (Said as what may not follow the
+    newline, with no group: twice as fast as matching the spaces.)"""
+    return re.compile(rf"\n(?! {{{indent + 1}}}| *(?:[\n\r#]|\Z))")
 
 
 @cache
@@ -134,29 +142,58 @@ def _margin(indent: int) -> re.Pattern[str]:
     return re.compile(rf"^ {{1,{indent}}}", re.MULTILINE)
 
 
-def _entries(text: str, start: int, end: int, indent: int) -> list[Entry]:
+class _Lines:
+    """Where the code lines of a text start (after a newline), and their indentation, as asked by mapping."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._shallow: tuple[list[int], list[int]] | None = None
+
+    def at_most(self, indent: int, start: int, end: int) -> list[tuple[int, int]]:
+        """The code lines starting in ``text[start:end]`` after a newline and indented ``indent`` or less:
+        (where each starts, its indentation)."""
+        if indent > SHALLOW:
+            return self._found(indent, max(start - 1, 0), end)
+        if self._shallow is None:
+            found = self._found(SHALLOW, 0, len(self.text))
+            self._shallow = [at for at, _ in found], [size for _, size in found]
+        starts, sizes = self._shallow
+        first, last = bisect_left(starts, start), bisect_left(starts, end)
+        return [(at, size) for at, size in zip(starts[first:last], sizes[first:last]) if size <= indent]
+
+    def _found(self, indent: int, start: int, end: int) -> list[tuple[int, int]]:
+        text = self.text
+        found = []
+        for match in _keys_at(indent).finditer(text, start, end):
+            at = match.end()
+            margin = text[at:at + indent]
+            found.append((at, len(margin) - len(margin.lstrip(" "))))
+        return found
+
+
+def _entries(text: str, start: int, end: int, indent: int, lines: _Lines) -> list[Entry]:
     """The entries of the block mapping ``text[start:end]`` (whole lines), whose keys are indented ``indent``."""
     head = _CODE.match(text, start) if start == 0 else None  # (no newline before the first line)
-    found = [(start, head[1])] if head and len(head[1]) <= indent else []
-    found += [(m.start() + 1, m[1]) for m in _keys_at(indent).finditer(text, max(start - 1, 0), end)]
-    if any(len(spaces) < indent for _, spaces in found):
+    found = [(start, len(head[1]))] if head and len(head[1]) <= indent else []
+    found += lines.at_most(indent, start, end)
+    if any(size < indent for _, size in found):
         raise _Fallback  # a line less indented than the keys: not a block mapping we know
     starts = [position for position, _ in found]
     if not starts or _CODE.search(text, start, starts[0]):
         raise _Fallback  # no key, or text before the first one
     if any(not _KEY.match(text, s + indent) for s in starts):
         raise _Fallback  # a sequence item, a flow collection, an explicit key...
-    return [_entry(text, begin, stop, indent) for begin, stop in zip(starts, starts[1:] + [end])]
+    return [_entry(text, begin, stop, indent, lines) for begin, stop in zip(starts, starts[1:] + [end])]
 
 
-def _entry(text: str, start: int, end: int, indent: int) -> Entry:
+def _entry(text: str, start: int, end: int, indent: int, lines: _Lines) -> Entry:
     """One entry: cut into its own entries when it is large and its value is a block mapping."""
     key_end = text.find("\n", start, end) + 1
     if end - start >= SPLIT and key_end:
         inner = _CODE.search(text, key_end, end)
         if _PARENT.fullmatch(text, start + indent, key_end) and inner and len(inner[1]) > indent:
             try:
-                return (start, end, indent, _entries(text, key_end, end, len(inner[1])))
+                return (start, end, indent, _entries(text, key_end, end, len(inner[1]), lines))
             except _Fallback:
                 pass  # not a mapping of entries to cut: this entry is one piece
     return (start, end, indent)
