@@ -60,6 +60,11 @@ class Schema(dict[str, Any]):
         return found
 
     @property
+    def place(self) -> Place:
+        """Where the schema is, as ``Schema`` takes it (for a copy in its place: its ``Location`` is not made)."""
+        return self._place
+
+    @property
     def file(self) -> str:
         """``loc.path``: the file the schema was read from (its ``Location`` is not made for it)."""
         place = self._place

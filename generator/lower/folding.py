@@ -42,14 +42,14 @@ class Folder:
                 and "$ref" in members[0] and REF_ANNOTATIONS.issuperset(members[0]) \
                 and REF_ANNOTATIONS.issuperset(set(schema) - {"allOf"}):
             # `allOf: [{$ref: X}]` beside annotations only (the OpenAPI 3.0 way to document a ref) is X
-            return Schema({**{k: v for k, v in schema.items() if k != "allOf"}, "$ref": members[0]["$ref"]}, schema.loc)
+            return Schema({**{k: v for k, v in schema.items() if k != "allOf"}, "$ref": members[0]["$ref"]}, schema.place)
         if "$ref" in schema and not REF_ANNOTATIONS.issuperset(schema):
             same = self.same_as_target(schema, {k: v for k, v in schema.items() if k not in REF_ANNOTATIONS})
             if same is not None:
                 return same
             rest = {k: v for k, v in schema.items() if k not in ("$ref", "allOf")}
-            members = [Schema({"$ref": schema["$ref"]}, schema.loc), *(schema.get("allOf") or [])]
-            schema = Schema({**rest, "allOf": members}, schema.loc)
+            members = [Schema({"$ref": schema["$ref"]}, schema.place), *(schema.get("allOf") or [])]
+            schema = Schema({**rest, "allOf": members}, schema.place)
         if not isinstance(schema.get("allOf"), list):
             return schema
         try:
@@ -57,7 +57,7 @@ class Folder:
         except Conflict as conflict:
             reporter.error(conflict.location, f"`allOf` members conflict: {conflict.message}",
                            "no value can satisfy all of them; fix one of the members")
-            return Schema({k: v for k, v in schema.items() if k != "allOf"}, schema.loc)
+            return Schema({k: v for k, v in schema.items() if k != "allOf"}, schema.place)
 
     def resolve(self, member: Schema) -> Schema | None:
         """An ``allOf`` member as a schema, following its ``$ref``."""
@@ -80,7 +80,7 @@ class Folder:
         finally:
             self.folding.discard(target)
         siblings = {k: v for k, v in member.items() if k != "$ref"}
-        return Schema({**resolved, **siblings}, member.loc) if siblings else resolved
+        return Schema({**resolved, **siblings}, member.place) if siblings else resolved
 
     def same_as_target(self, reference: Schema, beside: dict[str, Any]) -> Schema | None:
         """``reference`` (a ``$ref``) alone, with ``beside``'s ``type``, when what is ``beside`` it adds
@@ -96,7 +96,7 @@ class Folder:
         if not same:
             return None
         kept = {k: v for k, v in reference.items() if k in REF_ANNOTATIONS}
-        return Schema({**kept, "type": beside["type"]} if "type" in beside else kept, reference.loc)
+        return Schema({**kept, "type": beside["type"]} if "type" in beside else kept, reference.place)
 
     def distribute(self, base: dict[str, Any], options: list[Schema]) -> list[tuple[Schema, Schema]]:
         """``{base…, anyOf: [A, B]}`` is ``anyOf: [base∧A, base∧B]``; a branch that cannot hold is dropped.
@@ -108,7 +108,7 @@ class Folder:
                 kept.append((option, same))
                 continue
             try:
-                kept.append((option, self.fold(Schema({**base, "allOf": [option]}, option.loc))))
+                kept.append((option, self.fold(Schema({**base, "allOf": [option]}, option.place))))
             except Conflict as conflict:
                 self.scope.reporter.warn(option.loc, f"this alternative can never match ({conflict.message}); "
                                          "it is left out", kind="impossible schema")

@@ -275,7 +275,7 @@ class Lowering:
             return ir.AnyType()
         if isinstance(kinds, list) and mixed_with_object(schema):
             # beside another kind, the object is a model of its own: `B = BObject | str`
-            objects_only = Schema({**schema, "type": "object"}, schema.loc)
+            objects_only = Schema({**schema, "type": "object"}, schema.place)
             return ir.union(*(self.of_kind(objects_only, k, hint + "Object") if k == "object"
                               else self.of_kind(schema, k, hint) for k in kinds))
         if isinstance(kinds, list):

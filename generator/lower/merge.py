@@ -37,7 +37,7 @@ def fold(schema: Schema, resolve: Callable[[Schema], Schema | None], reporter: R
 
     Raises ``Conflict`` when the members' types cannot intersect.
     """
-    parts: list[Schema] = [Schema({k: v for k, v in schema.items() if k != "allOf"}, schema.loc)]
+    parts: list[Schema] = [Schema({k: v for k, v in schema.items() if k != "allOf"}, schema.place)]
     for member in schema.get("allOf") or []:
         if isinstance(member, Schema):
             target = resolve(member)
@@ -52,7 +52,7 @@ def fold(schema: Schema, resolve: Callable[[Schema], Schema | None], reporter: R
                 merged[key] = _combine(key, merged[key], value, part, reporter)
     if PYTHON_NAME in merged and PYTHON_NAME not in parts[0]:
         del merged[PYTHON_NAME]  # the name of what is folded in names that, not this schema
-    return Schema(merged, schema.loc)
+    return Schema(merged, schema.place)
 
 
 def _combine(key: str, old: Any, new: Any, part: Schema, reporter: Reporter) -> Any:
@@ -61,7 +61,7 @@ def _combine(key: str, old: Any, new: Any, part: Schema, reporter: Reporter) -> 
     if key == "properties" and isinstance(old, dict) and isinstance(new, dict):
         out = dict(old)
         for name, sub in new.items():
-            out[name] = Schema({"allOf": [out[name], sub]}, sub.loc) if name in out else sub
+            out[name] = Schema({"allOf": [out[name], sub]}, sub.place) if name in out else sub
         return out
     if key == "required" and isinstance(old, list) and isinstance(new, list):
         return old + [r for r in new if r not in old]
@@ -78,9 +78,9 @@ def _combine(key: str, old: Any, new: Any, part: Schema, reporter: Reporter) -> 
             reporter.warn(part.loc.child(key), "`additionalProperties: false` inside `allOf` is read as closing the merged object",
                         kind="allOf conflict")
             return NEVER
-        return Schema({"allOf": [old, new]}, part.loc)
+        return Schema({"allOf": [old, new]}, part.place)
     if isinstance(old, Schema) and isinstance(new, Schema):
-        return Schema({"allOf": [old, new]}, part.loc)
+        return Schema({"allOf": [old, new]}, part.place)
     reporter.warn(part.loc.child(key), f"`allOf` members disagree on `{key}`; the first one is kept", kind="allOf conflict")
     return old
 

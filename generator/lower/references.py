@@ -84,7 +84,7 @@ def kinds_beside(lw: Context, schema: Schema, target: str) -> list[ir.Type]:
     own = implied_kind(lw.expand(lw.scope.definitions[target].schema))
     if own is None or not all(k in KINDS for k in kinds):
         return []
-    beside = Schema({k: v for k, v in schema.items() if k != "$ref"}, schema.loc)
+    beside = Schema({k: v for k, v in schema.items() if k != "$ref"}, schema.place)
     return [lw.of_kind(beside, k, lw.scope.names[target]) for k in kinds if k != own]
 
 

@@ -15,7 +15,7 @@ _JSON_TYPES = ((str, "a string"), (bool, "a boolean"), (int, "a number"), (float
 
 def map_subschemas(schema: Schema, rewrite: Callable[[Schema], Schema]) -> Schema:
     """A copy of ``schema`` with ``rewrite`` applied to each direct subschema."""
-    return rewrite_subschemas(Schema(dict(schema), schema.loc), rewrite)
+    return rewrite_subschemas(Schema(dict(schema), schema.place), rewrite)
 
 
 def rewrite_subschemas(schema: Schema, rewrite: Callable[[Schema], Schema]) -> Schema:
@@ -141,7 +141,7 @@ def write_only_not_required(schema: Schema) -> Schema:
     write_only = {k for k, sub in properties.items() if isinstance(sub, dict) and sub.get("writeOnly") is True}
     if not write_only & set(r for r in required if isinstance(r, str)):
         return schema
-    return Schema({**schema, "required": [r for r in required if r not in write_only]}, schema.loc)
+    return Schema({**schema, "required": [r for r in required if r not in write_only]}, schema.place)
 
 
 def follow(document: Any, json_pointer: str,

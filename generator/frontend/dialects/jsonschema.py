@@ -69,7 +69,7 @@ def normalise(document: Any, display: str, default_name: str, reporter: Reporter
     root = read(canonical, Location(display))
     definitions: dict[str, Definition] = {}
     if isinstance(root, Schema) and not says_nothing(root):
-        body = Schema({k: v for k, v in root.items() if k not in DEFINITION_CONTAINERS}, root.loc)
+        body = Schema({k: v for k, v in root.items() if k not in DEFINITION_CONTAINERS}, root.place)
         title = root.get("title")
         definitions["#"] = Definition("#", title if isinstance(title, str) and title.strip() else default_name, body)
     for container in DEFINITION_CONTAINERS:

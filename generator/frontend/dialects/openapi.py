@@ -168,7 +168,7 @@ def _nullable_members(schema: Schema) -> Schema:
              and set(m) <= {"nullable", *ANNOTATIONS}]
     if not marks:
         return schema
-    out = Schema({**schema, "allOf": [m for m in members if m not in marks], "nullable": True}, schema.loc)
+    out = Schema({**schema, "allOf": [m for m in members if m not in marks], "nullable": True}, schema.place)
     for mark in marks:
         for key in ANNOTATIONS:
             if key in mark and key not in out:
@@ -205,7 +205,7 @@ def _nullable(schema: Schema) -> Schema:
         if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
             schema["enum"] = [*schema["enum"], None]
         return schema
-    inner = Schema({k: v for k, v in schema.items() if k not in ANNOTATIONS}, schema.loc)
+    inner = Schema({k: v for k, v in schema.items() if k not in ANNOTATIONS}, schema.place)
     outer = {k: v for k, v in schema.items() if k in ANNOTATIONS}
-    outer["anyOf"] = [inner, Schema({"type": "null"}, schema.loc)]
-    return Schema(outer, schema.loc)
+    outer["anyOf"] = [inner, Schema({"type": "null"}, schema.place)]
+    return Schema(outer, schema.place)
