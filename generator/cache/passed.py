@@ -24,10 +24,10 @@ from ..passes.recorded import Kept
 from ..passes.required_defaults import Setting
 from . import pickled
 from .memo import Unchanged
-from .store import Cache, bucket, digest, digest_of, grouped
+from .store import Cache, bucket_of, digest, digest_of, grouped
 
 NAMESPACE = "passes"
-SCHEME = "2"
+SCHEME = "3"
 BUCKETS = 64
 
 Entry = tuple[str, Kept, str]
@@ -127,4 +127,4 @@ class Passed:
 
 
 def _bucket(name: str) -> int:
-    return bucket(digest(name), BUCKETS)
+    return bucket_of(name, BUCKETS)

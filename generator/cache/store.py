@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -115,6 +116,12 @@ def bucket(digested: str, count: int) -> int:
     """Which of ``count`` values (at most 256) an entry whose key is the hex digest ``digested`` is kept in:
     its first two digits, so that the entries of a large set are spread over all of them."""
     return int(digested[:2], 16) % count
+
+
+def bucket_of(key: str, count: int) -> int:
+    """``bucket`` of an entry whose key is any text (a definition's, a declaration's name): by the key's CRC-32,
+    which spreads keys as evenly as a digest, and costs a tenth of one (2,000 keys a run, three times)."""
+    return zlib.crc32(key.encode()) % count
 
 
 def _feed(h: hashlib._Hash, part: bytes | str) -> None:
