@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
+from schemagen.cache.places import Places
 from schemagen.cache import definitions, store as caching
 from schemagen.diagnostics import Location
 from schemagen.frontend.schema import Definition, Schema, SchemaSet
@@ -155,23 +156,23 @@ def test_a_definitions_source_is_the_pieces_at_within_or_around_it() -> None:
     pieces = [(("openapi",), "v"), (("components",), "c"), (("components", "schemas"), "s"),
               (("components", "schemas", "A"), "a"), (("components", "schemas", "B"), "b1"),
               (("components", "schemas", "B", "properties"), "b2"), (("paths",), "p"), (("paths", "/x"), "x")]
-    found = definitions.sources(schemas, "a.yaml", pieces)
+    found = definitions.sources(schemas, Places("a.yaml", pieces))
     assert found is not None
     context, by_key = found
-    moved = definitions.sources(schemas, "a.yaml", [(path, "B2" if source == "b2" else source) for path, source in pieces])
+    moved = definitions.sources(schemas, Places("a.yaml", [(path, "B2" if source == "b2" else source) for path, source in pieces]))
     assert moved is not None and moved[0] == context  # (a piece within B is B's)
     assert [key for key in by_key if by_key[key] != moved[1][key]] == ["#/components/schemas/B"]
-    version = definitions.sources(schemas, "a.yaml", [(path, "w" if path == ("openapi",) else s) for path, s in pieces])
+    version = definitions.sources(schemas, Places("a.yaml", [(path, "w" if path == ("openapi",) else s) for path, s in pieces]))
     assert version is not None and version[0] != context and version[1] == by_key  # (no definition's: the context)
-    body = definitions.sources(schemas, "a.yaml", [(path, "y" if path == ("paths", "/x") else s) for path, s in pieces])
+    body = definitions.sources(schemas, Places("a.yaml", [(path, "y" if path == ("paths", "/x") else s) for path, s in pieces]))
     assert body is not None and [key for key in by_key if by_key[key] != body[1][key]] == ["#/paths/~1x/post/requestBody/content"]
 
 
 def test_a_definition_from_another_file_or_no_piece_has_no_source() -> None:
     pieces = [(("components", "schemas", "A"), "a")]
-    assert definitions.sources(_set("#/components/schemas/A"), "other.yaml", pieces) is None
-    assert definitions.sources(_set("#/components/schemas/A", "#/components/schemas/B"), "a.yaml", pieces) is None
-    assert definitions.sources(_set("#/components/schemas/A"), "a.yaml", None) is None
+    assert definitions.sources(_set("#/components/schemas/A"), Places("other.yaml", pieces)) is None
+    assert definitions.sources(_set("#/components/schemas/A", "#/components/schemas/B"), Places("a.yaml", pieces)) is None
+    assert definitions.sources(_set("#/components/schemas/A"), None) is None
 
 
 def test_an_operations_body_that_reads_the_edited_definition_is_lowered_again(

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from .. import ir
-from ..diagnostics import Diagnostic, Reporter, tokens
+from ..diagnostics import Diagnostic, Reporter
 from ..frontend.schema import SchemaSet
 from ..lower.context import External, Known, Names, Taken
 from ..lower.homes import home_first
@@ -33,14 +33,14 @@ from ..lower.sdk import sdk_names
 from ..lower.units import Reads, Unit, again, record, to_lower_again
 from ..names import Naming
 from . import pickled
-from .store import Cache, bucket, digest, digest_of, grouped
-from .yaml_pieces import Sources
+from .store import Cache, bucket_of, digest, digest_of, grouped
+from .places import Places
 
 Digested = tuple[Unit, tuple[str, ...]]
 """A unit, with ``digest_of`` each of its declarations (which the passes' record tells them apart by)."""
 
 NAMESPACE = "units"
-SCHEME = "3"
+SCHEME = "4"
 BUCKETS = 64
 
 
@@ -83,10 +83,11 @@ class Definitions:
         return module
 
     def lower(self, schemas: SchemaSet, reporter: Reporter, external: External | None, names: Naming,
-              display: str, settings: str, pieces: Sources | None) -> ir.Module:
+              settings: str, places: Places) -> ir.Module:
         """``lower.lower(schemas, reporter, external, names)`` of an input (``settings``: its ``repr``) of
-        one document, ``display``, read from ``pieces`` (``None``: read whole)."""
-        found = sources(schemas, display, pieces)
+        one document, read by the pieces of ``places``."""
+        found = sources(schemas, places)
+        display = places.display
         if found is None:
             return lower(schemas, reporter, external, names)
         context, by_key = found
@@ -203,31 +204,18 @@ class Definitions:
         self.store.put_many(NAMESPACE, entries)
 
 
-def sources(schemas: SchemaSet, display: str, pieces: Sources | None) -> tuple[str, dict[str, str]] | None:
-    """The context of ``schemas`` and each definition's source, from the pieces its document ``display``
-    was read from; ``None`` where they are not known (a document read whole, a definition from another file)."""
-    if not pieces:
+def sources(schemas: SchemaSet, places: Places | None) -> tuple[str, dict[str, str]] | None:
+    """The context of ``schemas`` and each definition's source (``places``: of the document they were read
+    from, by pieces); ``None`` where they are not known (a document read whole, a definition from another file)."""
+    if places is None:
         return None
-    at: dict[tuple[str, ...], str] = {}
-    under: dict[tuple[str, ...], list[str]] = {}
+    by_key: dict[str, str] = {}
     for key, definition in schemas.definitions.items():
-        if (key != "#" and not key.startswith("#/")) or definition.schema.file != display:
+        source = places.source(key) if definition.schema.file == places.display else None
+        if source is None:
             return None
-        place = tuple(tokens(key[1:]))
-        at[place] = key
-        for i in range(len(place)):
-            under.setdefault(place[:i], []).append(key)
-    parts: dict[str, list[str]] = {key: [] for key in schemas.definitions}
-    context: list[str] = []
-    for path, source in pieces:
-        related = [at[path[:i]] for i in range(len(path) + 1) if path[:i] in at] + under.get(path, [])
-        for key in related:
-            parts[key].append(source)
-        if not related:
-            context.append("/".join(path) + "=" + source)
-    if any(not found for found in parts.values()):
-        return None
-    return digest(*context), {key: digest(*found) for key, found in parts.items()}
+        by_key[key] = source
+    return places.context(by_key), by_key
 
 
 def _digested(units: dict[str, Unit]) -> dict[str, Digested]:
@@ -235,4 +223,4 @@ def _digested(units: dict[str, Unit]) -> dict[str, Digested]:
 
 
 def _bucket(key: str) -> int:
-    return bucket(digest(key), BUCKETS)
+    return bucket_of(key, BUCKETS)

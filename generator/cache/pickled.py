@@ -20,11 +20,12 @@ from typing import Any
 
 from .. import ir
 from ..diagnostics import Diagnostic, Location
+from ..frontend.schema import Definition, Schema
 from ..lower.units import Unit
 from ..passes.order import Placement
 from ..passes.recorded import Kept, Record
 
-Reducer = Callable[[Any], tuple[type, tuple[Any, ...]]]
+Reducer = Callable[[Any], tuple[Any, ...]]
 
 
 def dumps(value: object) -> bytes:
@@ -57,6 +58,8 @@ def _frozen_dataclasses(namespace: Iterable[object]) -> list[type]:
 
 
 CLASSES: tuple[type, ...] = (*_frozen_dataclasses(vars(ir.nodes).values()), Diagnostic, Location, Unit, Kept, Record,
-                             Placement)
-"""What the cache keeps many of: the IR's nodes, what was said and where, lowering's units, the passes' records."""
+                             Placement, Definition)
+"""What the cache keeps many of: the IR's nodes, what was said and where, lowering's units, the passes' records,
+the definitions normalised."""
 _TABLE: dict[type, Reducer] = {cls: by_constructor(cls) for cls in CLASSES}
+_TABLE[Schema] = lambda schema: (Schema, ({}, schema.place), None, None, iter(schema.items()))  # (its keys set in place)

@@ -24,7 +24,9 @@ from ..cache.lowered import Lowered
 from ..cache.format import Session
 from ..cache.entries import Entry
 from ..cache.memo import Memo, Plan
+from ..cache.normalised import Normalised
 from ..cache.passed import Passed
+from ..cache.places import Places
 from ..cache.store import Cache
 from ..cache.texts import Texts
 from ..diagnostics import Diagnostic, Location, Reporter, SchemaError
@@ -59,6 +61,8 @@ class Stages:
     """Where each definition's declarations are kept across runs, by the pieces of text ``read`` cut."""
     sources: dict[str, yaml_pieces.Sources] = field(default_factory=dict)
     """The pieces ``read`` read each document from, by its display path (one read whole has none)."""
+    normalised: Normalised | None = None
+    """Where the normal form of each definition of a document read by pieces is kept across runs."""
     passed: Passed | None = None
     """Where the passes' record of each input is kept across runs, to run them again over the declarations an
     edit changed and those that reach one."""
@@ -87,6 +91,7 @@ class Stages:
                    check=partial(verdicts.check, store=store, processes=processes - 1 if meanwhile else processes),
                    lowered=Lowered(store, generator_digest(), scope) if inputs > 1 else None,
                    definitions=Definitions(store, generator_digest(), scope), sources=sources,
+                   normalised=Normalised(store, generator_digest(), scope),
                    passed=Passed(store, generator_digest(), scope),
                    ahead=partial(forked.ahead, store=store) if meanwhile else in_turn)
 
@@ -151,19 +156,24 @@ def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter
     done ahead (``Stages.ahead``): what the checks said is reported first, and their errors stop the run,
     as if they had been done first."""
     library = library or Library(root, source.path.parent, frozenset({source.display}))
+    pieces = stages.sources.get(documents[0][0]) if len(documents) == 1 and not source.overlays else None
+    places = Places(documents[0][0], pieces) if pieces else None  # (what its definitions were read from)
+    keeper = stages.normalised.keeper(places) if stages.normalised is not None and places is not None else None
     read = normalise(documents, folder=source.path.is_dir(), dialect=source.dialect,
                      default_name=pascal(source.path.stem) or "Model", reporter=reporter, locate=library.locate,
-                     openapi_scope=source.openapi_scope, files=library)
+                     openapi_scope=source.openapi_scope, files=library, keep=keeper)
+    if keeper is not None:
+        keeper.store()
     schemas = bundle(read, source.display, library, reporter) if source.path.is_file() else read
     work = partial(_check, read, schemas, stages.check)
     told = stages.ahead(work, len(schemas.definitions))
     if told is None:
         work(reporter)
-        return _lowered(documents, schemas, source, reporter, external, stages)
+        return _lowered(schemas, source, reporter, external, stages, places)
     later = Reporter()
     failed: Exception | None = None
     try:
-        module = _lowered(documents, schemas, source, later, external, stages)
+        module = _lowered(schemas, source, later, external, stages, places)
     except Exception as exc:  # (on a set the checks reject, lowering may fail in any way: their errors are what is said)
         failed = exc
     reporter.extend(told())
@@ -183,12 +193,11 @@ def _check(read: SchemaSet, schemas: SchemaSet, check: Callable[[SchemaSet, Repo
     lint.check(schemas, reporter)
 
 
-def _lowered(documents: list[tuple[str, Any]], schemas: SchemaSet, source: Input, reporter: Reporter,
-             external: External | None, stages: Stages) -> ir.Module:
-    if stages.definitions is not None and len(documents) == 1 and not source.overlays:
-        display = documents[0][0]
-        module = stages.definitions.lower(schemas, reporter, external, source.names, display, repr(source),
-                                          stages.sources.get(display))
+def _lowered(schemas: SchemaSet, source: Input, reporter: Reporter, external: External | None, stages: Stages,
+             places: Places | None) -> ir.Module:
+    """Lowering and the passes (``places``: what the definitions were read from, where they were read by pieces)."""
+    if stages.definitions is not None and places is not None:
+        module = stages.definitions.lower(schemas, reporter, external, source.names, repr(source), places)
     else:
         module = lower(schemas, reporter, external, source.names)
     reporter.raise_errors()

@@ -22,10 +22,12 @@ SCHEMAS_ONLY: tuple[Part, ...] = ("schemas",)
 
 def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialect, default_name: str,
               reporter: Reporter, wanted: Iterable[str] = (), locate: Locate | None = None,
-              openapi_scope: Collection[Part] = PARTS, files: Files | None = None) -> SchemaSet:
+              openapi_scope: Collection[Part] = PARTS, files: Files | None = None,
+              keep: openapi.Keep | None = None) -> SchemaSet:
     """``documents`` are (display path, parsed value); a folder input is a set of OpenAPI components.
     ``openapi_scope``: what of a whole OpenAPI 3 document is generated (``openapi.PARTS``); ``files``:
-    where the other files its paths refer to are read (``operations.Files``).
+    where the other files its paths refer to are read (``operations.Files``); ``keep``: where the normal
+    form of each definition of a whole OpenAPI document may be taken from (``openapi.Keep``).
     ``wanted``: pointers into a JSON Schema document that other files refer to (see ``bundle``);
     ``locate``: the files URLs stand for (``jsonschema.Locate``)."""
     if folder or (dialect != "jsonschema" and len(documents) == 1 and component_name(documents[0][1])):
@@ -44,7 +46,7 @@ def normalise(documents: list[tuple[str, Any]], *, folder: bool, dialect: Dialec
             key = "/openapi" if "openapi" in document else "/swagger"
             raise SchemaError([Diagnostic(Location(display, key), f"unsupported OpenAPI version {version!r}",
                                           "schemagen reads Swagger 2.0 and OpenAPI 3.0/3.1")])
-        return openapi.normalise_document(document, display, reporter, openapi_scope, files)
+        return openapi.normalise_document(document, display, reporter, openapi_scope, files, keep)
     if dialect == "auto" and not jsonschema.looks_like_a_schema(document):
         raise SchemaError([Diagnostic(Location(display), "neither a JSON Schema nor an OpenAPI document: "
                                       "no schema keyword, no `openapi:`, no component `$id`",

@@ -3,9 +3,10 @@ canonical ``SchemaSet``."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from functools import partial
+from typing import Any, Literal, NamedTuple
 
 from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, pointer
 from ..components import COMPONENTS, component_name
@@ -28,12 +29,29 @@ PARTS: tuple[Part, ...] = ("schemas", "operations")
 ANNOTATIONS = ("title", "description", "default", "deprecated", "examples")
 
 
+class NormalForm(NamedTuple):
+    """One definition of a document normalised, and what reading it found: the ``example`` values it holds
+    (``SchemaSet.examples``) and the ``$ref`` s it made canonical that name another file."""
+
+    definition: Definition
+    examples: tuple[tuple[Location, str, Any, Schema], ...]
+    elsewhere: tuple[str, ...]
+
+
+Keep = Callable[[str, Location, str, Callable[[], NormalForm]], NormalForm]
+"""``keep(key, where, context, make)``: the definition ``key`` read at ``where``, ``make()`` or the same kept
+from an earlier run (a cache's, which knows the text it was read from); ``context``: what else its normal
+form depends on (the document, its version, the names of its components)."""
+
+
 def normalise_document(document: dict[str, Any], display: str, reporter: Reporter,
-                       scope: Collection[Part] = PARTS, files: operations.Files | None = None) -> SchemaSet:
+                       scope: Collection[Part] = PARTS, files: operations.Files | None = None,
+                       keep: Keep | None = None) -> SchemaSet:
     """``components.schemas`` of an OpenAPI 3 document (with ``scope``'s ``"schemas"``), and the inline
     bodies of its operations (``"operations"``: see ``operations``, which reads the other files its
     paths refer to through ``files``); ``definitions`` of a Swagger 2.0 one. A component is a
-    definition whatever the scope when another definition refers to it."""
+    definition whatever the scope when another definition refers to it. ``keep``: where each definition's
+    normal form may be taken from (``Keep``); each is the same, made or kept."""
     container = ("definitions",) if "swagger" in document else ("components", "schemas")
     found: Any = document
     for token in container:
@@ -43,19 +61,25 @@ def normalise_document(document: dict[str, Any], display: str, reporter: Reporte
         ref_siblings.check(document, container, display, "Swagger 2.0" if version == "2.0" else "OpenAPI 3.0", reporter)
     definitions: dict[str, Definition] = {}
     found = found if isinstance(found, dict) else {}
-    reading = _Reading([], frozenset(map(str, found)), home=display)
+    components = frozenset(map(str, found))
+    reading = _Reading([], components, home=display)
     problems = []
     whole = "openapi" in document  # (Swagger 2.0: its definitions, whatever the scope)
     used = operations.used(document, display, reporter, files) if whole and "operations" in scope else operations.NONE
     declared = [("#" + pointer(*container, name), Location(display, pointer(*container, name)), name, raw, False)
                 for name, raw in found.items()]
     bodies = [(b.key, Location(b.file, b.pointer), b.name, b.raw, True) for b in used.bodies]
+    context = repr((display, version, sorted(components)))  # (what `_rewrite` reads besides the schema)
     for key, where, name, raw, derived in declared + bodies:
         problem = not_a_schema(raw, where)
         if problem:
             problems.append(problem)
-        else:
-            definitions[key] = Definition(key, name, _rewrite(wrap(raw, where), reading), derived)
+            continue
+        make = partial(_normal_form, key, where, name, raw, derived, components, display)
+        normal = make() if keep is None else keep(key, where, context, make)
+        definitions[key] = normal.definition
+        reading.examples.extend(normal.examples)
+        reading.elsewhere.extend(normal.elsewhere)
     if whole and "schemas" not in scope:
         definitions = _used_by(definitions, [b.key for b in used.bodies] + used.components)
     if problems:
@@ -63,6 +87,14 @@ def normalise_document(document: dict[str, Any], display: str, reporter: Reporte
     known = used.bodies or used.components  # (no operation says what is read: any definition may be)
     return SchemaSet(definitions, openapi=True, responses=used.responses if known else None,
                      examples=tuple(reading.examples), self_contained=not reading.elsewhere)
+
+
+def _normal_form(key: str, where: Location, name: str, raw: Any, derived: bool, components: frozenset[str],
+                 home: str) -> NormalForm:
+    """One definition of a document, read on its own (what it reads of the document: ``_Reading``)."""
+    reading = _Reading([], components, home=home)
+    definition = Definition(key, name, _rewrite(wrap(raw, where), reading), derived)
+    return NormalForm(definition, tuple(reading.examples), tuple(reading.elsewhere))
 
 
 def normalise_file(document: Any, display: str, default_name: str, reporter: Reporter,

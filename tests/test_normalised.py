@@ -1,0 +1,121 @@
+"""Each definition's normal form kept by the pieces it was read from (generator/cache/normalised.py): a run
+after an edit rewrites the edited definition and takes the others as kept, and the set it gives is the
+one normalising the document without any cache gives (the oracle): the same definitions, schemas and
+places, examples, and whether it refers to another file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from schemagen.cache import normalised, yaml_pieces
+from schemagen.cache.places import Places
+from schemagen.cache.store import Cache
+from schemagen.diagnostics import Reporter
+from schemagen.frontend.dialects import openapi
+from schemagen.frontend.read import load_yaml, yaml_version
+from schemagen.frontend.schema import Schema, SchemaSet
+
+DOCUMENT: dict[str, Any] = {
+    "openapi": "3.0.3",
+    "info": {"title": "t", "version": "1"},
+    "paths": {"/pets": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
+        "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Pet"}, "example": [{"kind": "cat"}]}}}}}}}},
+    "components": {"schemas": {
+        "Pet": {"type": "object", "required": ["kind"], "discriminator": {"propertyName": "kind", "mapping": {
+            "cat": "Cat", "dog": "#/components/schemas/Dog"}}, "properties": {"kind": {"type": "string"}},
+            "example": {"kind": "dog"}},
+        "Cat": {"allOf": [{"$ref": "#/components/schemas/Pet"}, {"nullable": True}], "x-stainless-naming": {
+            "python": {"type_name": "Kitty"}}, "description": "a cat"},
+        "Dog": {"type": "object", "nullable": True, "required": ["secret"], "properties": {
+            "secret": {"type": "string", "writeOnly": True}, "bark": {"type": "string", "example": "woof"}}},
+        "Shared": {"$ref": "common.yaml#/components/schemas/Thing"},
+    }},
+}
+
+
+def _read(text: str, cache: Cache) -> tuple[Any, Places]:
+    found: yaml_pieces.Sources = []
+    document, _ = yaml_pieces.load_measured(text, load_yaml, cache, yaml_version(), 1, found)
+    return document, Places("api.yaml", found)
+
+
+def _normalised(text: str, cache: Cache, made: list[str]) -> SchemaSet:
+    """The document normalised through the cache's keeper; ``made``: the keys it rewrote."""
+    document, places = _read(text, cache)
+    keeper = normalised.Normalised(cache, "salt", "project").keeper(places)
+
+    def keep(key: str, where: Any, context: str, make: Any) -> openapi.NormalForm:
+        return keeper(key, where, context, lambda: (made.append(key), make())[1])
+
+    schemas = openapi.normalise_document(document, "api.yaml", Reporter(), keep=keep)
+    keeper.store()
+    return schemas
+
+
+def _schemas(node: Any) -> Iterator[Schema]:
+    if isinstance(node, Schema):
+        yield node
+    if isinstance(node, dict):
+        for value in node.values():
+            yield from _schemas(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _schemas(value)
+
+
+def _same(got: SchemaSet, oracle: SchemaSet) -> None:
+    assert list(got.definitions) == list(oracle.definitions)
+    for key, definition in oracle.definitions.items():
+        kept = got.definitions[key]
+        assert (kept.key, kept.name, kept.derived) == (definition.key, definition.name, definition.derived)
+        assert kept.schema == definition.schema
+        assert [s.loc for s in _schemas(kept.schema)] == [s.loc for s in _schemas(definition.schema)]
+    assert [(where, kind, value, schema) for where, kind, value, schema in got.examples] == list(oracle.examples)
+    inside = {id(s) for d in got.definitions.values() for s in _schemas(d.schema)}
+    assert all(id(schema) in inside for *_, schema in got.examples)  # (each example's schema is its definition's)
+    assert (got.self_contained, got.responses) == (oracle.self_contained, oracle.responses)
+
+
+@pytest.fixture(autouse=True)
+def cut_everything(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yaml_pieces, "SPLIT", 0)
+
+
+def test_an_edit_rewrites_the_edited_definition_and_gives_what_normalising_gives(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "cache")
+    text = yaml.safe_dump(DOCUMENT, sort_keys=False)
+    for run, edited in enumerate([text, text, text.replace("description: a cat", "description: a small cat")]):
+        made: list[str] = []
+        got = _normalised(edited, cache, made)
+        _same(got, openapi.normalise_document(load_yaml(edited), "api.yaml", Reporter()))
+        assert made == [[*got.definitions], [], ["#/components/schemas/Cat"]][run]
+        assert len(got.examples) == 3 and not got.self_contained  # (the body's, Pet's and bark's; common.yaml)
+
+
+def test_a_new_component_name_is_a_new_context_every_definition_is_rewritten(tmp_path: Path) -> None:
+    """A discriminator's mapping reads the names of the components: another name, another normal form."""
+    cache = Cache(tmp_path / "cache")
+    _normalised(yaml.safe_dump(DOCUMENT, sort_keys=False), cache, [])
+    more = {**DOCUMENT, "components": {"schemas": {**DOCUMENT["components"]["schemas"], "Bird": {"type": "object"}}}}
+    text = yaml.safe_dump(more, sort_keys=False)
+    made: list[str] = []
+    got = _normalised(text, cache, made)
+    assert made == list(got.definitions)
+    _same(got, openapi.normalise_document(load_yaml(text), "api.yaml", Reporter()))
+
+
+def test_a_damaged_bucket_is_a_miss(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "cache")
+    text = yaml.safe_dump(DOCUMENT, sort_keys=False)
+    _normalised(text, cache, [])
+    slots = normalised.Normalised(cache, "salt", "project").keeper(_read(text, cache)[1]).slots
+    cache.put_many(normalised.NAMESPACE, {slot: b"not a pickle" for slot in slots})
+    made: list[str] = []
+    got = _normalised(text, cache, made)
+    assert made == list(got.definitions)
+    _same(got, openapi.normalise_document(load_yaml(text), "api.yaml", Reporter()))
