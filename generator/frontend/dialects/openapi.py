@@ -66,8 +66,8 @@ def normalise_document(document: dict[str, Any], display: str, reporter: Reporte
     problems = []
     whole = "openapi" in document  # (Swagger 2.0: its definitions, whatever the scope)
     used = operations.used(document, display, reporter, files) if whole and "operations" in scope else operations.NONE
-    declared = [("#" + pointer(*container, name), Location(display, pointer(*container, name)), name, raw, False)
-                for name, raw in found.items()]
+    places = [(pointer(*container, name), name, raw) for name, raw in found.items()]
+    declared = [("#" + at, Location(display, at), name, raw, False) for at, name, raw in places]
     bodies = [(b.key, Location(b.file, b.pointer), b.name, b.raw, True) for b in used.bodies]
     context = repr((display, version, sorted(components)))  # (what `_rewrite` reads besides the schema)
     for key, where, name, raw, derived in declared + bodies:

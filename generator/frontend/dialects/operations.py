@@ -132,7 +132,8 @@ class _Place:
     the reference to the file, and the way from there (``Body.key``)."""
 
     def child(self, *tokens: str) -> _Place:
-        return _Place(self.file, self.pointer + pointer(*tokens), self.route + pointer(*tokens))
+        down = pointer(*tokens)
+        return _Place(self.file, self.pointer + down, self.route + down)
 
 
 class _Reader:
