@@ -223,3 +223,32 @@ def test_a_bucket_another_run_stored_is_never_read_with_this_runs_entry(
     kept = generated(project, cache, monkeypatch)
     assert spied["again"] == [False]
     assert kept == generated(project, "off", monkeypatch)
+
+
+def _model(name: str, *refers: str, inline: bool = False) -> Any:
+    from schemagen import ir
+    return ir.Model(name, tuple(ir.Field(r.lower(), r.lower(), ir.Ref(r), True) for r in refers), inline=inline)
+
+
+@pytest.mark.parametrize("rival_then, rival_now", [(False, False), (False, True), (True, False)])
+def test_names_are_shortened_as_lowering_finishes_whether_declarations_are_put_back_or_not(
+        rival_then: bool, rival_now: bool) -> None:
+    """``definitions._finished`` against ``lowering.finished`` (the oracle), in a second run that puts back
+    ``ChatCompletionRequest``'s declarations as the first had them: where the short names are the same,
+    where its inline class loses its short name to a rival that wants it too, and where it gains it when
+    the rival goes."""
+    inline = "ChatCompletionRequestWebSearchOptionsUserLocation"
+    rival = "ResponseCreateParamsWebSearchOptionsUserLocation"  # (the same short name)
+    ours = [_model("ChatCompletionRequest", inline), _model(inline, inline=True), _model("Other", inline)]
+
+    def declared(with_rival: bool) -> tuple[list[Any], dict[str, str]]:
+        theirs = [_model("ResponseCreateParams", rival), _model(rival, inline=True)] if with_rival else []
+        return [*ours, *theirs], {inline: "ChatCompletionRequest", **({rival: "ResponseCreateParams"} if with_rival else {})}
+
+    first, declared_in = declared(rival_then)
+    module, before = definitions._finished(list(first), None, declared_in, "schema")
+    assert module == lowering.finished(first, {}, declared_in, None, "schema")
+    assert bool(before[0]) is not rival_then
+    now, declared_in = declared(rival_now)
+    got, _ = definitions._finished(list(now), None, declared_in, "schema", before, put_back={0, 1, 2})
+    assert got == lowering.finished(now, {}, declared_in, None, "schema")

@@ -28,7 +28,9 @@ from ..diagnostics import Diagnostic, Reporter
 from ..frontend.schema import SchemaSet
 from ..lower.context import External, Known, Names, Taken
 from ..lower.homes import home_first
-from ..lower.lowering import finished, lower, lowered
+from ..ir.walk import rename_all
+from ..lower.lowering import lower, lowered
+from ..lower.shorten import short_names
 from ..lower.sdk import sdk_names
 from ..lower.units import Reads, Unit, again, record, to_lower_again
 from ..names import Naming
@@ -39,8 +41,12 @@ from .places import Places
 Digested = tuple[Unit, tuple[str, ...]]
 """A unit, with ``digest_of`` each of its declarations (which the passes' record tells them apart by)."""
 
+Shortened = tuple[dict[str, str], frozenset[str]]
+"""The short names a module's inline classes took (``shorten.short_names``), and the declarations that
+renaming them changed (by their names before): those it renamed, and those that mention one."""
+
 NAMESPACE = "units"
-SCHEME = "4"
+SCHEME = "5"
 BUCKETS = 64
 
 
@@ -58,6 +64,7 @@ class _Meta:
     stamps: tuple[str, ...] = ()
     """The token each bucket was last stored with, made anew each time, in the same transaction as
     this entry: a bucket another run stored meanwhile (for other sources) is never read with it."""
+    shortened: Shortened | None = None
 
 
 class Definitions:
@@ -101,11 +108,11 @@ class Definitions:
             if module is not None:
                 return module
         lowering = lowered(schemas, reporter, external, names)
-        module = finished(lowering.declarations, lowering.spans, lowering.declared_in, lowering.scope.names.get("#"),
-                          names)
+        module, short = _finished([d for d in lowering.declarations if d is not None], lowering.scope.names.get("#"),
+                                  lowering.declared_in, names)
         if not reporter.errors:
             chosen = dict(lowering.scope.names.chosen)  # type: ignore[attr-defined]
-            kept = _Meta(context, by_key, tuple(lowering.spans), chosen, dict(lowering.own))
+            kept = _Meta(context, by_key, tuple(lowering.spans), chosen, dict(lowering.own), shortened=short)
             units = _digested(record(lowering, Reads(schemas.definitions, lowering.folds)))
             self._put(slots, kept, units, set(range(BUCKETS)))
             return self._tell(module, units.values())
@@ -137,27 +144,26 @@ class Definitions:
         if lowering is None:
             return None
         declarations: list[ir.Declaration] = []
-        spans: dict[str, tuple[int, int]] = {}
+        put_back: set[int] = set()
         declared_in: dict[str, str] = {}
         for key in order:
-            start = len(declarations)
             if key in redo:
                 first, last = lowering.spans[key]
                 declarations += (d for d in lowering.declarations[first:last] if d is not None)
                 first, last = lowering.said[key]
                 said: Iterable[Diagnostic] = lowering.heard.said[first:last]
             else:
+                put_back.update(range(len(declarations), len(declarations) + len(unit[key].declarations)))
                 declarations += unit[key].declarations
                 declared_in.update(unit[key].declared_in)
                 said = unit[key].said
             for diagnostic in said:
                 reporter.add(diagnostic)
-            spans[key] = (start, len(declarations))
         declared_in.update(lowering.declared_in)
-        module = finished(declarations, spans, declared_in, meta.names.get("#"), names)
+        module, short = _finished(declarations, meta.names.get("#"), declared_in, names, meta.shortened, put_back)
         made = _digested(record(lowering, reads, redo))
         units.update(made)
-        self._put(slots, _Meta(meta.context, by_key, order, meta.names, meta.own, meta.stamps), units,
+        self._put(slots, _Meta(meta.context, by_key, order, meta.names, meta.own, meta.stamps, short), units,
                   {_bucket(k) for k in made})
         return self._tell(module, units.values())
 
@@ -216,6 +222,24 @@ def sources(schemas: SchemaSet, places: Places | None) -> tuple[str, dict[str, s
             return None
         by_key[key] = source
     return places.context(by_key), by_key
+
+
+def _finished(declarations: list[ir.Declaration], root: str | None, declared_in: dict[str, str], names: Naming,
+              before: Shortened | None = None, put_back: set[int] | frozenset[int] = frozenset()
+              ) -> tuple[ir.Module, Shortened]:
+    """``lowering.finished`` of the declarations of one document's definitions (none copied from another
+    file, none left out), and what shortening their names changed. Where the short names are ``before``'s,
+    a declaration put back as the last run had it (those at ``put_back``) is renamed only if it was then:
+    the others are as they were, and are not walked for the names they mention."""
+    short = short_names([d.name for d in declarations], declared_in, names)
+    look = range(len(declarations)) if before is None or before[0] != short else \
+        [i for i, d in enumerate(declarations) if i not in put_back or d.name in before[1]]
+    renamed = rename_all(ir.Module(tuple(declarations[i] for i in look), None), short).declarations
+    out = list(declarations)
+    for i, d in zip(look, renamed):
+        out[i] = d
+    touched = frozenset(declarations[i].name for i, d in zip(look, renamed) if d is not declarations[i])
+    return ir.Module(tuple(out), short.get(root, root) if root else None), (short, touched)
 
 
 def _digested(units: dict[str, Unit]) -> dict[str, Digested]:

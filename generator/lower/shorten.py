@@ -16,7 +16,7 @@ Which names are shortened is the ``names`` setting's: long ones (over ``LONG`` c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from .. import ir
 from ..ir.walk import rename_all
@@ -29,13 +29,16 @@ LONG = 40
 def shortened(module: ir.Module, declared_in: Mapping[str, str], names: Naming) -> ir.Module:
     """``module`` with the inline classes of ``declared_in`` (name → the name of the definition they
     are declared in) renamed to their short names, where they may be (see the module)."""
+    return rename_all(module, short_names([d.name for d in module.declarations], declared_in, names))
+
+
+def short_names(taken: Iterable[str], declared_in: Mapping[str, str], names: Naming) -> dict[str, str]:
+    """The short name of each inline class of ``declared_in`` that may take one, among the declarations
+    named ``taken``."""
     wanted: dict[str, str] = {}
     for name, root in declared_in.items():
         short = name[len(root):]
         if name.startswith(root) and (names == "sdk" or len(name) > LONG) and short[:1].isupper() \
                 and len(words(short)) >= 2:
             wanted[name] = short
-    if not wanted:
-        return module
-    return rename_all(module, claimed_once(wanted, (d.name for d in module.declarations)))
-
+    return claimed_once(wanted, taken) if wanted else {}
