@@ -49,8 +49,8 @@ def _normalised(text: str, cache: Cache, made: list[str]) -> SchemaSet:
     document, places = _read(text, cache)
     keeper = normalised.Normalised(cache, "salt", "project").keeper(places)
 
-    def keep(key: str, where: Any, context: str, make: Any) -> openapi.NormalForm:
-        return keeper(key, where, context, lambda: (made.append(key), make())[1])
+    def keep(key: str, where: Any, context: str, own: str, make: Any) -> openapi.NormalForm:
+        return keeper(key, where, context, own, lambda: (made.append(key), make())[1])
 
     schemas = openapi.normalise_document(document, "api.yaml", Reporter(), keep=keep)
     keeper.store()
@@ -119,3 +119,22 @@ def test_a_damaged_bucket_is_a_miss(tmp_path: Path) -> None:
     got = _normalised(text, cache, made)
     assert made == list(got.definitions)
     _same(got, openapi.normalise_document(load_yaml(text), "api.yaml", Reporter()))
+
+
+def test_a_body_named_where_it_is_used_is_named_anew_when_only_that_place_changes(tmp_path: Path) -> None:
+    """An operation's body takes its name from the first operation that reaches it, which may be written
+    elsewhere than the body (here, ``/a`` refers to ``/b``'s response): renaming that operation renames
+    the body, whose own pieces did not change."""
+    body = {"description": "ok", "content": {"application/json": {"schema": {
+        "type": "object", "properties": {"x": {"type": "string"}}}}}}
+    document = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
+        "/a": {"get": {"operationId": "listThings", "responses": {"200": {"$ref": "#/paths/~1b/get/responses/200"}}}},
+        "/b": {"get": {"operationId": "other", "responses": {"200": body}}}}}
+    cache = Cache(tmp_path / "cache")
+    text = yaml.safe_dump(document, sort_keys=False)
+    _normalised(text, cache, [])
+    renamed = text.replace("listThings", "listStuff")
+    got = _normalised(renamed, cache, [])
+    oracle = openapi.normalise_document(load_yaml(renamed), "api.yaml", Reporter())
+    assert [d.name for d in oracle.definitions.values()] == ["ListStuffResponse"]
+    _same(got, oracle)

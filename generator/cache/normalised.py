@@ -20,11 +20,11 @@ from .places import Places
 from .store import Cache, bucket_of, digest, grouped
 
 NAMESPACE = "normalised"
-SCHEME = "1"
+SCHEME = "2"
 BUCKETS = 64
 
-Entry = tuple[str, NormalForm]
-"""A definition's source, and its normal form."""
+Entry = tuple[tuple[str, str], NormalForm]
+"""A definition's source and what the dialect said of it alone (``openapi.Keep``'s ``own``); its normal form."""
 
 
 class Normalised:
@@ -57,10 +57,12 @@ class Keeper:
         self.now: dict[str, Entry] = {}
         self.made: set[str] = set()
 
-    def __call__(self, key: str, where: Location, context: str, make: Callable[[], NormalForm]) -> NormalForm:
-        source = self.places.source(key) if where.path == self.places.display and where.pointer == key[1:] else None
-        if source is None:  # (a definition of another file, or of no piece: made, never kept)
+    def __call__(self, key: str, where: Location, context: str, own: str, make: Callable[[], NormalForm]
+                 ) -> NormalForm:
+        read = self.places.source(key) if where.path == self.places.display and where.pointer == key[1:] else None
+        if read is None:  # (a definition of another file, or of no piece: made, never kept)
             return make()
+        source = (read, own)
         if self.before is None:
             self.said, self.context = context, digest(self.salt, context)
             self.before = self._read()

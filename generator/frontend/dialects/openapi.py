@@ -38,10 +38,12 @@ class NormalForm(NamedTuple):
     elsewhere: tuple[str, ...]
 
 
-Keep = Callable[[str, Location, str, Callable[[], NormalForm]], NormalForm]
-"""``keep(key, where, context, make)``: the definition ``key`` read at ``where``, ``make()`` or the same kept
-from an earlier run (a cache's, which knows the text it was read from); ``context``: what else its normal
-form depends on (the document, its version, the names of its components)."""
+Keep = Callable[[str, Location, str, str, Callable[[], NormalForm]], NormalForm]
+"""``keep(key, where, context, own, make)``: the definition ``key`` read at ``where``, ``make()`` or the same
+kept from an earlier run (a cache's, which knows the text it was read from). What else its normal form
+depends on: ``context``, the same for every definition of the document (the document, its version, the
+names of its components), and ``own``, its own (its name, which an operation's body takes from where it
+is used, and whether it is such a body)."""
 
 
 def normalise_document(document: dict[str, Any], display: str, reporter: Reporter,
@@ -76,7 +78,7 @@ def normalise_document(document: dict[str, Any], display: str, reporter: Reporte
             problems.append(problem)
             continue
         make = partial(_normal_form, key, where, name, raw, derived, components, display)
-        normal = make() if keep is None else keep(key, where, context, make)
+        normal = make() if keep is None else keep(key, where, context, repr((name, derived)), make)
         definitions[key] = normal.definition
         reading.examples.extend(normal.examples)
         reading.elsewhere.extend(normal.elsewhere)
