@@ -2,9 +2,9 @@
 edit of one component, normalising takes the others as the last run left them, and rewrites that one.
 
 A definition's normal form is a pure function of the text it was read from (its pieces: ``places``),
-where it is in the document, what the dialect names as its context (the document, its version, the
-names of its components) and the generator. An entry is taken when its source and context are this
-run's. The entries of one project and document are kept in ``BUCKETS`` values by key, each replaced
+where it is in the document, what the dialect says it reads besides (``openapi.Keep``: the context, the
+same for every definition of the document, and its own: its name) and the generator. An entry is taken
+when its source, its own and the context are this run's. The entries of one project and document are kept in ``BUCKETS`` values by key, each replaced
 when one of its definitions was made anew or went: an edit stores a bucket, not the document.
 """
 
