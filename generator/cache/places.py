@@ -9,10 +9,10 @@ pieces are the same text was read from the same text (``cache.normalised``, ``ca
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..diagnostics import tokens
-from .store import digest
+from .store import digest, digests
 from .yaml_pieces import Sources
 
 
@@ -28,6 +28,7 @@ class Places:
             for length in range(len(path)):
                 self._below.setdefault(path[:length], []).append(i)
         self._found: dict[str, tuple[str, list[int]] | None] = {}
+        self._prefixes: dict[tuple[int, ...], Callable[[str], str]] = {}
 
     def source(self, key: str) -> str | None:
         """The source of the definition ``key`` (``#`` and a pointer into the document); ``None`` where no
@@ -48,9 +49,19 @@ class Places:
             found = None
             if key == "#" or key.startswith("#/"):
                 place = tuple(tokens(key[1:]))
-                around = [self._at[place[:length]] for length in range(len(place) + 1) if place[:length] in self._at]
-                indexes = sorted({*around, *self._below.get(place, ())})
-                if indexes:
+                above = tuple(self._at[place[:length]] for length in range(len(place)) if place[:length] in self._at)
+                # (in the document's order: the key lines of the mappings it is in, its entry, the entries cut from it)
+                indexes = [*above, *([self._at[place]] if place in self._at else ()), *self._below.get(place, ())]
+                if len(indexes) == len(above) + 1:  # (most often: the siblings' key lines above are one prefix)
+                    found = (self._under(above)(self.pieces[indexes[-1]][1]), indexes)
+                elif indexes:
                     found = (digest(*(self.pieces[i][1] for i in indexes)), indexes)
             self._found[key] = found
         return self._found[key]
+
+    def _under(self, above: tuple[int, ...]) -> Callable[[str], str]:
+        """``digests`` of the pieces ``above``: what every place under the same key lines starts from."""
+        found = self._prefixes.get(above)
+        if found is None:
+            found = self._prefixes[above] = digests(*(self.pieces[i][1] for i in above))
+        return found
