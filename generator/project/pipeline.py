@@ -9,7 +9,8 @@ wrappers (``schemagen.cache``) in front of them when there is a cache; the resul
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -33,6 +34,7 @@ from ..diagnostics import Diagnostic, Location, Reporter, SchemaError
 from ..frontend import lint, validate
 from ..frontend.bundle import Library, bundle
 from ..frontend.dialects import normalise
+from ..frontend.dialects.openapi import Keep
 from ..frontend.overlays import Origins, mend
 from ..frontend.read import read_document
 from ..frontend.schema import SchemaSet
@@ -96,6 +98,22 @@ class Stages:
                    ahead=partial(forked.ahead, store=store) if meanwhile else in_turn)
 
 
+    def places(self, documents: list[tuple[str, Any]], source: Input) -> Places | None:
+        """What the definitions of an input of one document were read from, where ``read`` read it by pieces
+        and no overlay mended it."""
+        pieces = self.sources.get(documents[0][0]) if len(documents) == 1 and not source.overlays else None
+        return Places(documents[0][0], pieces) if pieces else None
+
+    @contextmanager
+    def kept(self, places: Places | None) -> Iterator[Keep | None]:
+        """Where normalising the document of ``places`` takes each definition's normal form from (``None``:
+        it makes them all); what it made is kept when it is done."""
+        keeper = self.normalised.keeper(places) if self.normalised is not None and places is not None else None
+        yield keeper
+        if keeper is not None:
+            keeper.store()
+
+
 def to_ir(source: Input, root: Path, reporter: Reporter, external: External | None = None,
           library: Library | None = None, stages: Stages = Stages()) -> ir.Module:
     """Read (and mend by the input's overlays), normalise, bundle, validate, lint, lower and run the
@@ -156,14 +174,11 @@ def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter
     done ahead (``Stages.ahead``): what the checks said is reported first, and their errors stop the run,
     as if they had been done first."""
     library = library or Library(root, source.path.parent, frozenset({source.display}))
-    pieces = stages.sources.get(documents[0][0]) if len(documents) == 1 and not source.overlays else None
-    places = Places(documents[0][0], pieces) if pieces else None  # (what its definitions were read from)
-    keeper = stages.normalised.keeper(places) if stages.normalised is not None and places is not None else None
-    read = normalise(documents, folder=source.path.is_dir(), dialect=source.dialect,
-                     default_name=pascal(source.path.stem) or "Model", reporter=reporter, locate=library.locate,
-                     openapi_scope=source.openapi_scope, files=library, keep=keeper)
-    if keeper is not None:
-        keeper.store()
+    places = stages.places(documents, source)
+    with stages.kept(places) as keep:
+        read = normalise(documents, folder=source.path.is_dir(), dialect=source.dialect,
+                         default_name=pascal(source.path.stem) or "Model", reporter=reporter, locate=library.locate,
+                         openapi_scope=source.openapi_scope, files=library, keep=keep)
     schemas = bundle(read, source.display, library, reporter) if source.path.is_file() else read
     work = partial(_check, read, schemas, stages.check)
     told = stages.ahead(work, len(schemas.definitions))

@@ -41,9 +41,9 @@ class NormalForm(NamedTuple):
 Keep = Callable[[str, Location, str, str, Callable[[], NormalForm]], NormalForm]
 """``keep(key, where, context, own, make)``: the definition ``key`` read at ``where``, ``make()`` or the same
 kept from an earlier run (a cache's, which knows the text it was read from). What else its normal form
-depends on: ``context``, the same for every definition of the document (the document, its version, the
-names of its components), and ``own``, its own (its name, which an operation's body takes from where it
-is used, and whether it is such a body)."""
+depends on: ``context``, the same for every definition of the document (the document, the names of its
+components), and ``own``, its own (its name, which an operation's body takes from where it is used, and
+whether it is such a body)."""
 
 
 def normalise_document(document: dict[str, Any], display: str, reporter: Reporter,
@@ -64,14 +64,15 @@ def normalise_document(document: dict[str, Any], display: str, reporter: Reporte
     definitions: dict[str, Definition] = {}
     found = found if isinstance(found, dict) else {}
     components = frozenset(map(str, found))
-    reading = _Reading([], components, home=display)
+    examples: Examples = []
+    elsewhere: list[str] = []
     problems = []
     whole = "openapi" in document  # (Swagger 2.0: its definitions, whatever the scope)
     used = operations.used(document, display, reporter, files) if whole and "operations" in scope else operations.NONE
-    places = [(pointer(*container, name), name, raw) for name, raw in found.items()]
-    declared = [("#" + at, Location(display, at), name, raw, False) for at, name, raw in places]
+    declared = [("#" + at, Location(display, at), name, raw, False)
+                for name, raw in found.items() for at in [pointer(*container, name)]]
     bodies = [(b.key, Location(b.file, b.pointer), b.name, b.raw, True) for b in used.bodies]
-    context = repr((display, version, sorted(components)))  # (what `_rewrite` reads besides the schema)
+    context = repr((display, sorted(components)))  # (what `_normal_form` reads besides the definition's own)
     for key, where, name, raw, derived in declared + bodies:
         problem = not_a_schema(raw, where)
         if problem:
@@ -80,15 +81,15 @@ def normalise_document(document: dict[str, Any], display: str, reporter: Reporte
         make = partial(_normal_form, key, where, name, raw, derived, components, display)
         normal = make() if keep is None else keep(key, where, context, repr((name, derived)), make)
         definitions[key] = normal.definition
-        reading.examples.extend(normal.examples)
-        reading.elsewhere.extend(normal.elsewhere)
+        examples += normal.examples
+        elsewhere += normal.elsewhere
     if whole and "schemas" not in scope:
         definitions = _used_by(definitions, [b.key for b in used.bodies] + used.components)
     if problems:
         raise SchemaError(problems)
     known = used.bodies or used.components  # (no operation says what is read: any definition may be)
     return SchemaSet(definitions, openapi=True, responses=used.responses if known else None,
-                     examples=tuple(reading.examples), self_contained=not reading.elsewhere)
+                     examples=tuple(examples), self_contained=not elsewhere)
 
 
 def _normal_form(key: str, where: Location, name: str, raw: Any, derived: bool, components: frozenset[str],
