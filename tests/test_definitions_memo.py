@@ -16,9 +16,11 @@ from typing import Any
 import pytest
 import yaml
 
-from schemagen.cache.places import Places
+from schemagen import ir
 from schemagen.cache import definitions, store as caching
+from schemagen.cache.places import Places
 from schemagen.diagnostics import Location
+from schemagen.frontend.dialects import openapi
 from schemagen.frontend.schema import Definition, Schema, SchemaSet
 from schemagen.lower import lowering
 
@@ -50,9 +52,14 @@ def _project(tmp_path: Path, components: dict[str, Any]) -> Path:
 
 @pytest.fixture
 def spied(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
-    """What each run did: the definitions lowered (``unit``), and whether they were put back (``again``)."""
-    seen: dict[str, list[Any]] = {"unit": [], "again": []}
-    unit, again = lowering.Lowering.unit, definitions.Definitions._again
+    """What each run did: the definitions normalised (``normal``) and lowered (``unit``), and whether they were
+    put back (``again``)."""
+    seen: dict[str, list[Any]] = {"normal": [], "unit": [], "again": []}
+    unit, again, normal = lowering.Lowering.unit, definitions.Definitions._again, openapi._normal_form
+
+    def spy_normal(key: str, *args: Any) -> Any:
+        seen["normal"].append(key)
+        return normal(key, *args)
 
     def spy_unit(self: lowering.Lowering, key: str) -> None:
         seen["unit"].append(key)
@@ -65,6 +72,7 @@ def spied(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
 
     monkeypatch.setattr(lowering.Lowering, "unit", spy_unit)
     monkeypatch.setattr(definitions.Definitions, "_again", spy_again)
+    monkeypatch.setattr(openapi, "_normal_form", spy_normal)
     return seen
 
 
@@ -83,8 +91,10 @@ def test_an_edit_lowers_the_edited_definition_and_those_that_read_it(
     assert spied["again"] == [] and len(spied["unit"]) == 303
     _edited(project, {**components, "Owner": {**owner, "description": "Who owns the key.", "required": ["name"]}})
     spied["unit"].clear()
+    spied["normal"].clear()
     kept = generated(project, cache, monkeypatch)
     assert spied["again"] == [True]
+    assert spied["normal"] == ["#/components/schemas/Owner"]  # (the others' normal forms kept: cache.normalised)
     assert sorted(spied["unit"]) == ["#/components/schemas/Key", "#/components/schemas/Owner"]  # (Key reads Owner)
     assert kept == generated(project, "off", monkeypatch)
 
@@ -225,8 +235,7 @@ def test_a_bucket_another_run_stored_is_never_read_with_this_runs_entry(
     assert kept == generated(project, "off", monkeypatch)
 
 
-def _model(name: str, *refers: str, inline: bool = False) -> Any:
-    from schemagen import ir
+def _model(name: str, *refers: str, inline: bool = False) -> ir.Model:
     return ir.Model(name, tuple(ir.Field(r.lower(), r.lower(), ir.Ref(r), True) for r in refers), inline=inline)
 
 

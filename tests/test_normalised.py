@@ -50,7 +50,10 @@ def _normalised(text: str, cache: Cache, made: list[str]) -> SchemaSet:
     keeper = normalised.Normalised(cache, "salt", "project").keeper(places)
 
     def keep(key: str, where: Any, context: str, own: str, make: Any) -> openapi.NormalForm:
-        return keeper(key, where, context, own, lambda: (made.append(key), make())[1])
+        def noted() -> openapi.NormalForm:
+            made.append(key)
+            return make()
+        return keeper(key, where, context, own, noted)
 
     schemas = openapi.normalise_document(document, "api.yaml", Reporter(), keep=keep)
     keeper.store()

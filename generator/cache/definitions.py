@@ -234,12 +234,12 @@ def _finished(declarations: list[ir.Declaration], root: str | None, declared_in:
     short = short_names([d.name for d in declarations], declared_in, names)
     look = range(len(declarations)) if before is None or before[0] != short else \
         [i for i, d in enumerate(declarations) if i not in put_back or d.name in before[1]]
-    renamed = rename_all(ir.Module(tuple(declarations[i] for i in look), None), short).declarations
+    renamed = rename_all(ir.Module(tuple(declarations[i] for i in look), root), short)
     out = list(declarations)
-    for i, d in zip(look, renamed):
+    for i, d in zip(look, renamed.declarations):
         out[i] = d
-    touched = frozenset(declarations[i].name for i, d in zip(look, renamed) if d is not declarations[i])
-    return ir.Module(tuple(out), short.get(root, root) if root else None), (short, touched)
+    touched = frozenset(declarations[i].name for i, d in zip(look, renamed.declarations) if d is not declarations[i])
+    return ir.Module(tuple(out), renamed.root), (short, touched)
 
 
 def _digested(units: dict[str, Unit]) -> dict[str, Digested]:

@@ -12,20 +12,20 @@ from typing import Any
 
 from . import nodes as ir
 
-#: How a string of each format is parsed into the Python value it stands for.
-PARSE: Mapping[ir.Format, Callable[[Any], object]] = {
-    "date-time": datetime.datetime.fromisoformat, "date": datetime.date.fromisoformat,
-    "time": datetime.time.fromisoformat, "uuid": lambda v: _uuid(v), "decimal": lambda v: decimal.Decimal(str(v)),
-    "base64": lambda v: base64.b64decode(v, validate=True),
-}
-
-
 def _uuid(value: Any) -> object:
     """``uuid.UUID(value)``, imported when first asked for: ``uuid`` imports ``platform``, whose patterns cost
     every run some 5 ms, and a default or an example of that format is rare."""
     import uuid
 
     return uuid.UUID(value)
+
+
+#: How a string of each format is parsed into the Python value it stands for.
+PARSE: Mapping[ir.Format, Callable[[Any], object]] = {
+    "date-time": datetime.datetime.fromisoformat, "date": datetime.date.fromisoformat,
+    "time": datetime.time.fromisoformat, "uuid": _uuid, "decimal": lambda v: decimal.Decimal(str(v)),
+    "base64": lambda v: base64.b64decode(v, validate=True),
+}
 
 
 def fits(value: Any, t: ir.Type, declarations: Mapping[str, ir.Declaration]) -> bool:
