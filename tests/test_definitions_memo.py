@@ -17,9 +17,10 @@ import pytest
 import yaml
 
 from schemagen import ir
-from schemagen.cache import definitions, store as caching
+from schemagen.cache import definitions, store as caching, verdicts
 from schemagen.cache.places import Places
-from schemagen.diagnostics import Location
+from schemagen.diagnostics import Location, SchemaError
+from schemagen.frontend import validate
 from schemagen.frontend.dialects import openapi
 from schemagen.frontend.schema import Definition, Schema, SchemaSet
 from schemagen.lower import lowering
@@ -97,6 +98,34 @@ def test_an_edit_lowers_the_edited_definition_and_those_that_read_it(
     assert spied["normal"] == ["#/components/schemas/Owner"]  # (the others' normal forms kept: cache.normalised)
     assert sorted(spied["unit"]) == ["#/components/schemas/Key", "#/components/schemas/Owner"]  # (Key reads Owner)
     assert kept == generated(project, "off", monkeypatch)
+
+
+def test_an_edit_checks_the_edited_definition_by_what_it_was_made_from(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The meta-schema verdicts of a document read by pieces are kept by what each definition was made from
+    (``normalised.Keeper.made_from``): an edit checks the edited definition, and writes out no other's canonical
+    text to find that the others were found valid. (``jobs = 1``: the checks are done in this process.)"""
+    checked: list[str] = []
+    texts: list[object] = []
+    problems, canonical = validate.problems, verdicts.canonical_text
+    monkeypatch.setattr(validate, "problems", lambda d: checked.append(d.key) or problems(d))
+    monkeypatch.setattr(verdicts, "canonical_text", lambda s: texts.append(s) or canonical(s))
+    owner = {"type": "object", "properties": {"name": {"type": "string"}}}
+    components = {"Owner": owner, "Key": {"type": "object", "properties": {"owner": {"$ref": "#/components/schemas/Owner"}}}}
+    project = _project(tmp_path, components)
+    (project / "pyproject.toml").write_text(CONFIG + "jobs = 1\n", encoding="utf-8")
+    cache = str(tmp_path / "cache")
+    generated(project, cache, monkeypatch)
+    assert len(checked) == 302
+    checked.clear()
+    texts.clear()
+    _edited(project, {**components, "Owner": {**owner, "description": "Who owns the key."}})
+    generated(project, cache, monkeypatch)
+    assert checked == ["#/components/schemas/Owner"]
+    assert len(texts) == 1  # (the weight of the one checked)
+    _edited(project, {**components, "Owner": {**owner, "type": "strng"}})
+    assert "#/components/schemas/Owner/type: not a valid schema" in str(
+        pytest.raises(SchemaError, generated, project, cache, monkeypatch).value)
 
 
 def test_the_digests_it_tells_the_passes_are_those_of_the_declarations_it_gave(

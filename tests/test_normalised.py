@@ -44,8 +44,9 @@ def _read(text: str, cache: Cache) -> tuple[Any, Places]:
     return document, Places("api.yaml", found)
 
 
-def _normalised(text: str, cache: Cache, made: list[str]) -> SchemaSet:
-    """The document normalised through the cache's keeper; ``made``: the keys it rewrote."""
+def _normalised(text: str, cache: Cache, made: list[str], made_from: dict[str, str] | None = None) -> SchemaSet:
+    """The document normalised through the cache's keeper; ``made``: the keys it rewrote; ``made_from``: where
+    the keeper's ``made_from`` is put."""
     document, places = _read(text, cache)
     keeper = normalised.Normalised(cache, "salt", "project").keeper(places)
 
@@ -57,6 +58,8 @@ def _normalised(text: str, cache: Cache, made: list[str]) -> SchemaSet:
 
     schemas = openapi.normalise_document(document, "api.yaml", Reporter(), keep=keep)
     keeper.store()
+    if made_from is not None:
+        made_from.update(keeper.made_from())
     return schemas
 
 
@@ -98,6 +101,24 @@ def test_an_edit_rewrites_the_edited_definition_and_gives_what_normalising_gives
         _same(got, openapi.normalise_document(load_yaml(edited), "api.yaml", Reporter()))
         assert made == [[*got.definitions], [], ["#/components/schemas/Cat"]][run]
         assert len(got.examples) == 3 and not got.self_contained  # (the body's, Pet's and bark's; common.yaml)
+
+
+def test_what_a_definition_was_made_from_changes_with_its_text_and_the_context_only(tmp_path: Path) -> None:
+    """``Keeper.made_from`` keys what follows from a definition alone (the meta-schema verdicts): the same for
+    a definition an edit left alone, another for the edited one, and for all when the context changed."""
+    cache = Cache(tmp_path / "cache")
+    text = yaml.safe_dump(DOCUMENT, sort_keys=False)
+    more = {**DOCUMENT, "components": {"schemas": {**DOCUMENT["components"]["schemas"], "Bird": {"type": "object"}}}}
+    runs: list[dict[str, str]] = []
+    for edited in [text, text.replace("description: a cat", "description: a small cat"),
+                   yaml.safe_dump(more, sort_keys=False)]:
+        _normalised(edited, cache, [], made_from := {})
+        runs.append(made_from)
+    first, second, third = runs
+    assert set(first) == set(second) and len(first) == 5  # (the four components and the operation's body)
+    assert {key for key in first if first[key] != second[key]} == {"#/components/schemas/Cat"}
+    assert not set(first.values()) & set(third.values())
+    assert len(set(first.values())) == len(first)
 
 
 def test_a_new_component_name_is_a_new_context_every_definition_is_rewritten(tmp_path: Path) -> None:

@@ -96,7 +96,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Corpus]:
 
     start = time.perf_counter()
     try:
-        def check(schemas: Any, reporter: Reporter) -> None:
+        def check(schemas: Any, reporter: Reporter, made_from: Any) -> None:
             result.schemas = schemas
             validate.check(schemas, reporter)
 

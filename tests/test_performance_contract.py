@@ -579,12 +579,12 @@ def test_a_definition_found_valid_is_not_checked_again_and_a_bad_one_always_is(
     monkeypatch.setattr(validate, "validator", Spy)
     store = caching.Cache(cache_dir)
     for _ in range(2):
-        verdicts.check(schemas("strng"), reporter := Reporter(), store)  # type: ignore[arg-type]
+        verdicts.check(schemas("strng"), reporter := Reporter(), {}, store)  # type: ignore[arg-type]
         assert [str(d).split(": not a valid schema: ")[0] for d in reporter.errors] == ["x.json: #/definitions/B/type"]
     assert len(checked) == 3  # A once, B (invalid) both times
     checked.clear()
-    verdicts.check(schemas("integer"), Reporter(), store)  # type: ignore[arg-type]
-    verdicts.check(schemas("integer"), Reporter(), store)  # type: ignore[arg-type]
+    verdicts.check(schemas("integer"), Reporter(), {}, store)  # type: ignore[arg-type]
+    verdicts.check(schemas("integer"), Reporter(), {}, store)  # type: ignore[arg-type]
     assert len(checked) == 1  # the new B once
     store.close()
 
@@ -604,7 +604,7 @@ def test_definitions_checked_by_other_processes_are_reported_as_if_checked_here(
     monkeypatch.setattr(verdicts, "PARALLEL_FROM", 0)
     with caching.Cache(cache_dir) as store:
         for run in range(2):  # all 40 to check, then the 12 with something to say
-            verdicts.check(schemas, shared := Reporter(), store, processes=3)
+            verdicts.check(schemas, shared := Reporter(), {}, store, processes=3)
             assert (shared.errors, shared.warnings) == (alone.errors, alone.warnings)
             assert len(forks) == 2 * (run + 1)
         with store._connect() as db:  # type: ignore[union-attr]
@@ -627,7 +627,7 @@ def test_openais_description_read_and_checked_by_two_processes_is_what_one_proce
             document = yaml_pieces.read_document(path, "openapi.yaml", store, processes)
             schemas = normalise([("openapi.yaml", document)], folder=False, dialect="auto", default_name="Openapi",
                                 reporter=Reporter())
-            verdicts.check(schemas, reporter := Reporter(), store, processes)
+            verdicts.check(schemas, reporter := Reporter(), {}, store, processes)
             made.append((pickle.dumps(document), reporter.errors, reporter.warnings))
     assert made[0] == made[1] and made[0][2]
     assert [type(run[0]).__name__ for run in forks] == ["tuple", "int"]  # (a run of pieces, then of definitions)

@@ -75,6 +75,11 @@ class Keeper:
         self.now[key] = found
         return found[1]
 
+    def made_from(self) -> dict[str, str]:
+        """What each definition given was made from, by key: a digest of its source, its own, the context and the
+        generator (what its normal form is a pure function of), for the caches of what follows from it alone."""
+        return {key: digest(self.context, *source) for key, (source, _) in self.now.items()}
+
     def store(self) -> None:
         """Keeps the buckets where a definition was made anew, or went."""
         if self.before is None:

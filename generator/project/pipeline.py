@@ -25,7 +25,7 @@ from ..cache.lowered import Lowered
 from ..cache.format import Session
 from ..cache.entries import Entry
 from ..cache.memo import Memo, Plan
-from ..cache.normalised import Normalised
+from ..cache.normalised import Keeper, Normalised
 from ..cache.passed import Passed
 from ..cache.places import Places
 from ..cache.store import Cache
@@ -34,7 +34,6 @@ from ..diagnostics import Diagnostic, Location, Reporter, SchemaError
 from ..frontend import lint, validate
 from ..frontend.bundle import Library, bundle
 from ..frontend.dialects import normalise
-from ..frontend.dialects.openapi import Keep
 from ..frontend.overlays import Origins, mend
 from ..frontend.read import read_document
 from ..frontend.schema import SchemaSet
@@ -51,12 +50,18 @@ def in_turn(work: Callable[[Reporter], None], size: int) -> Callable[[], Reporte
     return None
 
 
+def checked(schemas: SchemaSet, reporter: Reporter, made_from: Mapping[str, str]) -> None:
+    """The meta-schema check of a set (``validate.check``), given what its definitions were made from, by key,
+    where that is known (``normalised.Keeper.made_from``): the cache's wrapper keeps verdicts by it."""
+    validate.check(schemas, reporter)
+
+
 @dataclass(frozen=True, slots=True)
 class Stages:
     """The front-end stage functions a run uses: the pure ones, or the cache's wrappers of them."""
 
     read: Callable[[Path, str], Any] = read_document
-    check: Callable[[SchemaSet, Reporter], None] = validate.check
+    check: Callable[[SchemaSet, Reporter, Mapping[str, str]], None] = checked
     lowered: Lowered | None = None
     """Where an input's IR is kept across runs (the linker asks it before lowering an input)."""
     definitions: Definitions | None = None
@@ -105,7 +110,7 @@ class Stages:
         return Places(documents[0][0], pieces) if pieces else None
 
     @contextmanager
-    def kept(self, places: Places | None) -> Iterator[Keep | None]:
+    def kept(self, places: Places | None) -> Iterator[Keeper | None]:
         """Where normalising the document of ``places`` takes each definition's normal form from (``None``:
         it makes them all); what it made is kept when it is done."""
         keeper = self.normalised.keeper(places) if self.normalised is not None and places is not None else None
@@ -180,7 +185,8 @@ def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter
                          default_name=pascal(source.path.stem) or "Model", reporter=reporter, locate=library.locate,
                          openapi_scope=source.openapi_scope, files=library, keep=keep)
     schemas = bundle(read, source.display, library, reporter) if source.path.is_file() else read
-    work = partial(_check, read, schemas, stages.check)
+    made_from = keep.made_from() if keep is not None and schemas is read else {}
+    work = partial(_check, read, schemas, stages.check, made_from)
     told = stages.ahead(work, len(schemas.definitions))
     if told is None:
         work(reporter)
@@ -199,11 +205,12 @@ def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter
     return module
 
 
-def _check(read: SchemaSet, schemas: SchemaSet, check: Callable[[SchemaSet, Reporter], None], reporter: Reporter) -> None:
+def _check(read: SchemaSet, schemas: SchemaSet, check: Callable[[SchemaSet, Reporter, Mapping[str, str]], None],
+           made_from: Mapping[str, str], reporter: Reporter) -> None:
     """The checks of a set, in order: the examples its dialect read (in the set as read, before ``bundle``),
     the meta-schema check, and (if that found no error) ``lint``."""
     lint.examples(read, reporter)
-    check(schemas, reporter)
+    check(schemas, reporter, made_from)
     reporter.raise_errors()
     lint.check(schemas, reporter)
 
