@@ -91,6 +91,51 @@ def test_a_record_not_whole_or_of_other_settings_is_not_used(tmp_path: Path, mon
     assert runs == ["whole", "whole", "whole"]
 
 
+def _wide(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` and 200 definitions more, which refer to none of it."""
+    wide = json.loads(json.dumps(schema))
+    wide["$defs"].update({f"Filler{i}": {"type": "object", "properties": {"n": {"type": "integer"}}} for i in range(200)})
+    return wide
+
+
+def test_an_edit_reads_back_the_summaries_of_the_declarations_it_redoes_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runs: list[str]) -> None:
+    """The summaries the passes that decide over the whole module read are unpickled by the bucket, when asked
+    for: an edit of ``Message`` asks for those of what it redoes (``Message``, and what reaches it), not for the 200 others'."""
+    asked: list[str] = []
+    get = passed._Summaries.__getitem__
+
+    def spied(self: passed._Summaries, name: str) -> Any:
+        asked.append(name)
+        return get(self, name)
+
+    monkeypatch.setattr(passed._Summaries, "__getitem__", spied)
+    project = _project(tmp_path, _wide(SCHEMA))
+    cache = str(tmp_path / "cache")
+    generated(project, cache, monkeypatch)
+    (project / "schemas" / "chat.json").write_text(json.dumps(_edited(_wide(SCHEMA), "Message", "Edited.")))
+    assert generated(project, cache, monkeypatch) == generated(project, "off", monkeypatch)
+    assert runs == ["whole", "again"]
+    redone = {"Chat_2", "Chat", "Choice", "Message"}  # (``Chat_2``: the file's root, which refers to ``Chat``)
+    assert redone <= set(asked)
+    assert {passed._bucket(n) for n in asked} == {passed._bucket(n) for n in redone}  # (4 buckets of 64)
+
+
+def test_summaries_that_do_not_read_back_run_the_passes_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runs: list[str]) -> None:
+    project = _project(tmp_path, _wide(SCHEMA))
+    cache = tmp_path / "cache"
+    generated(project, str(cache), monkeypatch)
+    with caching.Cache(cache) as store, store._connect() as db:  # type: ignore[union-attr]
+        rows = db.execute("SELECT key, value FROM entries WHERE namespace = 'passes'").fetchall()
+        for key, value in rows:
+            if value[16:17] == b" ":  # (a bucket of summaries: its token, a space, the pickle)
+                store.put("passes", key, value[:17] + b"not a pickle")
+    (project / "schemas" / "chat.json").write_text(json.dumps(_edited(_wide(SCHEMA), "Message", "Edited.")))
+    assert generated(project, str(cache), monkeypatch) == generated(project, "off", monkeypatch)
+    assert runs == ["whole", "whole"]
+
+
 def test_what_it_tells_the_render_memo_is_of_the_module_it_made(tmp_path: Path) -> None:
     with caching.Cache(tmp_path) as store:
         keeper = passed.Passed(store, "salt", "scope")

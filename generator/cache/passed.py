@@ -5,29 +5,32 @@ What the passes are given is told apart declaration by declaration, by a digest 
 (which names every field of every node); the declarations whose digest changed are those ``again`` is
 told of. It gives the module and the warnings the whole passes give (``tests/test_passes_recorded.py``),
 or ``None``: then the passes run whole, as without the cache. One entry per project and input, replaced
-as it changes: a head (what the passes decided, and the settings it holds for) and what they made of
-each declaration, in ``BUCKETS`` values by name, of which an edit stores again those that changed.
+as it changes: a head (what the passes decided, and the settings it holds for), what they made of
+each declaration, and the summaries the passes that decide over the whole module read of each, in
+``BUCKETS`` values by name each, of which an edit stores again those that changed. The summaries are read
+back only where they are asked for (``passes.again`` asks for those of the declarations it redoes, and
+for all where it decides again): a bucket is unpickled when one of its names is first asked for.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Mapping, Set as AbstractSet
+from collections.abc import Iterator, Mapping, Set as AbstractSet
 from dataclasses import replace
 
 from .. import ir, passes
 from ..diagnostics import Reporter
 from ..names import Naming
 from ..passes import Record
-from ..passes.recorded import Kept
+from ..passes.recorded import Kept, Summaries
 from ..passes.required_defaults import Setting
 from . import pickled
 from .memo import Unchanged
 from .store import Cache, bucket_of, digest, digest_of, grouped
 
 NAMESPACE = "passes"
-SCHEME = "3"
+SCHEME = "4"
 BUCKETS = 64
 
 Entry = tuple[str, Kept, str]
@@ -57,7 +60,7 @@ class Passed:
         known = known or {}
         digests = {d.name: known.get(d.name) or digest_of(d) for d in module.declarations}
         context = digest(SCHEME, self.salt, os.environ.get("PYTHONHASHSEED", ""), repr(setting), names)
-        slots = [digest(NAMESPACE, SCHEME, self.scope, display, str(b)) for b in range(-1, BUCKETS)]
+        slots = [digest(NAMESPACE, SCHEME, self.scope, display, str(b)) for b in range(-1, 2 * BUCKETS)]
         found = self._before(slots, context, digests.keys())
         done = None
         changed: set[str] = set()
@@ -66,7 +69,13 @@ class Passed:
         if found is not None:
             before, kept, stamps, finals = found
             changed = {name for name, known in digests.items() if kept[name] != known}
-            done = passes.again(module, changed, before, reporter, setting, names)
+            heard = Reporter()
+            try:
+                done = passes.again(module, changed, before, heard, setting, names)
+            except _Damaged:  # (a bucket of summaries that does not read back: the passes run whole)
+                done = None
+            if done is not None:
+                reporter.extend(heard)
         if done is None:
             stamps, before = ("",) * BUCKETS, None
             done = passes.recorded(module, reporter, setting, names)
@@ -76,7 +85,10 @@ class Passed:
         finals = {n: finals[n] if n not in made else digests[n] if each.same else
                   digest_of(each.final) if each.final is not None else "" for n, each in record.each.items()}
         if not reporter.errors:
-            kept_now = digest(*self._put(slots, context, record, digests, stamps, finals, made))
+            try:
+                kept_now = digest(*self._put(slots, context, record, digests, stamps, finals, made))
+            except _Damaged:  # (a bucket of summaries to store again did not read back: nothing is kept)
+                return out
             same = {record.classes[n] for n in record.classes if n not in made} \
                 if before is not None and record.placement == before.placement else set()
             self._made[display] = (out, {record.classes[n]: known for n, known in finals.items() if known},
@@ -85,8 +97,9 @@ class Passed:
 
     def _before(self, slots: list[str], context: str, listed: AbstractSet[str]
                 ) -> tuple[Record, dict[str, str], tuple[str, ...], dict[str, str]] | None:
-        """The record the last run kept, each declaration's digest then, the buckets' tokens, and the digest
-        of what the passes made of each; ``None``: none for these settings, or not whole."""
+        """The record the last run kept (its summaries read when asked for), each declaration's digest then, the
+        buckets' tokens, and the digest of what the passes made of each; ``None``: none for these settings, or
+        not whole."""
         found = self.store.get_many(NAMESPACE, slots)
         try:
             head = pickle.loads(found[slots[0]]) if slots[0] in found else None
@@ -96,7 +109,7 @@ class Passed:
             each: dict[str, Kept] = {}
             kept: dict[str, str] = {}
             finals: dict[str, str] = {}
-            for slot, stamp in zip(slots[1:], stamps):
+            for slot, stamp in zip(slots[1:BUCKETS + 1], stamps):
                 bucket = pickle.loads(found[slot]) if slot in found else None
                 if not (isinstance(bucket, tuple) and len(bucket) == 2 and bucket[0] == stamp):
                     return None
@@ -104,11 +117,14 @@ class Passed:
                     kept[name] = known
                     each[name] = made
                     finals[name] = final
+            summaries = [found.get(slot, b"") for slot in slots[BUCKETS + 1:]]
+            if not all(data.startswith(stamp.encode() + b" ") for data, stamp in zip(summaries, stamps)):
+                return None
         except Exception:  # another version of the classes, a damaged entry: a miss
             return None
         if kept.keys() != listed or not all(isinstance(k, Kept) for k in each.values()):
             return None
-        return replace(record, each=each), kept, stamps, finals
+        return replace(record, each=each, summaries=_Summaries(list(kept), summaries)), kept, stamps, finals
 
     def _put(self, slots: list[str], context: str, record: Record, digests: dict[str, str],
              stamps: tuple[str, ...], finals: dict[str, str], made: set[str]) -> tuple[str, ...]:
@@ -119,11 +135,51 @@ class Passed:
         for b in changed:
             fresh[b] = os.urandom(8).hex()
         entries: dict[str, Entry] = {n: (digests[n], each, finals[n]) for n, each in record.each.items()}
-        values = {slots[0]: pickled.dumps((context, replace(record, each={}), tuple(fresh)))}
+        values = {slots[0]: pickled.dumps((context, replace(record, each={}, summaries={}), tuple(fresh)))}
         values.update({slots[b + 1]: pickled.dumps((fresh[b], bucket))
                        for b, bucket in grouped(entries, changed, _bucket).items()})
+        summaries = record.summaries  # (read by name: only the buckets stored again are read back)
+        values.update({slots[BUCKETS + 1 + b]: fresh[b].encode() + b" " + pickled.dumps(
+            {n: summaries[n] for n in names}) for b, names in grouped(dict.fromkeys(entries), changed, _bucket).items()})
         self.store.put_many(NAMESPACE, values)
         return tuple(fresh)
+
+
+class _Damaged(Exception):
+    """A bucket of summaries did not read back."""
+
+
+class _Summaries(Mapping[str, Summaries]):
+    """The summaries the last run kept, by name: a bucket is unpickled when one of its names is first asked for."""
+
+    def __init__(self, names: list[str], buckets: list[bytes]) -> None:
+        self.names = names
+        self.buckets = buckets
+        """Each bucket's value, its token and a space before the pickle."""
+        self.read: dict[int, dict[str, Summaries]] = {}
+
+    def __getitem__(self, name: str) -> Summaries:
+        b = _bucket(name)
+        found = self.read.get(b)
+        if found is None:
+            data = self.buckets[b]
+            try:
+                found = pickle.loads(data[data.index(b" ") + 1:])
+            except Exception:
+                raise _Damaged from None
+            if not isinstance(found, dict):
+                raise _Damaged
+            self.read[b] = found
+        summary = found.get(name)
+        if not isinstance(summary, Summaries):
+            raise _Damaged if name in self.names else KeyError(name)
+        return summary
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
 
 
 def _bucket(name: str) -> int:

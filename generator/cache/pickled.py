@@ -23,7 +23,7 @@ from ..diagnostics import Diagnostic, Location
 from ..frontend.schema import Definition, Schema
 from ..lower.units import Unit
 from ..passes.order import Placement
-from ..passes.recorded import Kept, Record
+from ..passes.recorded import Kept, Record, Summaries
 
 Reducer = Callable[[Any], tuple[Any, ...]]
 
@@ -58,7 +58,7 @@ def _frozen_dataclasses(namespace: Iterable[object]) -> list[type]:
 
 
 CLASSES: tuple[type, ...] = (*_frozen_dataclasses(vars(ir.nodes).values()), Diagnostic, Location, Unit, Kept, Record,
-                             Placement, Definition)
+                             Summaries, Placement, Definition)
 """What the cache keeps many of: the IR's nodes, what was said and where, lowering's units, the passes' records,
 the definitions normalised."""
 _TABLE: dict[type, Reducer] = {cls: by_constructor(cls) for cls in CLASSES}

@@ -14,7 +14,7 @@ names in the same order, or a decision came out otherwise for a declaration it d
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
@@ -36,19 +36,29 @@ _S = TypeVar("_S")
 class Kept:
     """What the passes made of one declaration of the module they were given, and said of it."""
 
-    share: ShareSummary
+    refers: tuple[str, ...] = ()
+    """The names it refers to (``share.Summary.refers``): who reaches a changed declaration."""
     found: tuple[Location, ...] = ()
     """Its properties required with a default (``required_defaults.read``)."""
     said: tuple[Said, Said, Said] = ((), (), ())
     """What ``check_defaults``, ``break_endless_defaults`` and ``naming`` said of it."""
-    tags: TagSummary | None = None
-    order: OrderSummary | None = None
     cut: Said = ()
     """What ``order`` said where it cut its reference back into a cycle."""
     final: ir.Declaration | None = None
     """What the passes made of it; ``None``: it went (``share``), or it is the declaration given (``same``)."""
     same: bool = False
     """The passes left it as it was given (most declarations): it is not kept twice."""
+
+
+@dataclass(frozen=True, slots=True)
+class Summaries:
+    """What the passes that decide over the whole module read of one declaration: read again only where
+    a decision is made again, or compared with a changed declaration's."""
+
+    share: ShareSummary
+    tags: TagSummary | None = None
+    order: OrderSummary | None = None
+    """(``None`` for a declaration that went.)"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +77,8 @@ class Record:
     """What ``tags.decide`` said."""
     placement: Placement
     each: Mapping[str, Kept]
+    summaries: Mapping[str, Summaries]
+    """Each declaration's, by its name there. (A cache may read each one only when it is asked for.)"""
 
 
 def run(module: ir.Module, reporter: Reporter, setting: Setting | None = None, names: Naming = "schema") -> ir.Module:
@@ -113,9 +125,9 @@ class _Passes:
         sharing = self._share(listed)
         if sharing is None:
             return None
-        summaries, gone, read = sharing
+        shares, refers, gone, read = sharing
         stay = [n for n, _ in listed if n not in gone]
-        redo, closure = self._scope(stay, summaries, gone)
+        redo, closure = self._scope(stay, refers, gone)
         if before is None:  # (again: the same names as before, and those redone checked)
             refs.check_refs(self.module, reporter)
         else:
@@ -144,7 +156,7 @@ class _Passes:
         for diagnostic in tagging:
             reporter.add(diagnostic)
         root = self.module.root and classes[gone.get(self.module.root) or self.module.root]
-        record = Record(listed, self.module.root, read, gone, classes, tagged, tagging, placement, {})
+        record = Record(listed, self.module.root, read, gone, classes, tagged, tagging, placement, {}, {})
         if placement.cycle:  # (an error: the whole module's passes report it)
             return placed(ir.Module(tuple(fourth.values()), root), placement, reporter), record
         origin = {classes[n]: n for n in stay}
@@ -158,15 +170,27 @@ class _Passes:
                 reporter.add(diagnostic)
         result = ir.Module(tuple(fourth[c] if c in fourth else self._final(origin[c]) for c in placement.order), root)
         each = dict(before.each) if before is not None else {}
+        made: dict[str, Summaries] = {}
         for n, _ in listed:
             if n in redo:
                 c = classes[n]
                 same = fourth[c] is self.by_name[n]
-                each[n] = Kept(summaries[n], found.get(n, ()), (first[1][n], second[1][n], third[1][c]), tag_summaries[c],
-                               order_summaries[c], cuts.get(c, ()), None if same else fourth[c], same)
+                each[n] = Kept(refers[n], found.get(n, ()), (first[1][n], second[1][n], third[1][c]), cuts.get(c, ()),
+                               None if same else fourth[c], same)
+                made[n] = Summaries(self._share_of(n, shares), tag_summaries[c], order_summaries[c])
             elif n in gone and (before is None or n in self.changed):
-                each[n] = Kept(summaries[n])
-        return result, replace(record, each=each)
+                each[n] = Kept(refers[n])
+                made[n] = Summaries(self._share_of(n, shares))
+        summaries = made if before is None else _Over(made, before.summaries)
+        return result, replace(record, each=each, summaries=summaries)
+
+    def _share_of(self, name: str, shares: Mapping[str, ShareSummary]) -> ShareSummary:
+        """The ``share`` summary of declaration ``name``: made in this run, or the one before (it did not change)."""
+        found = shares.get(name)
+        if found is not None:
+            return found
+        assert self.before is not None
+        return self.before.summaries[name].share
 
     def _final(self, name: str) -> ir.Declaration:
         """What the passes made of declaration ``name`` before, which they do not redo."""
@@ -176,28 +200,30 @@ class _Passes:
         assert kept.final is not None, "a declaration that stays has what the passes made of it"
         return kept.final
 
-    def _share(self, listed: tuple[tuple[str, bool], ...]
-               ) -> tuple[dict[str, ShareSummary], Mapping[str, str | None], frozenset[str]] | None:
-        """Each declaration's summary for ``share``, what goes, and whose text deciding that read."""
+    def _share(self, listed: tuple[tuple[str, bool], ...]) -> tuple[
+            dict[str, ShareSummary], dict[str, tuple[str, ...]], Mapping[str, str | None], frozenset[str]] | None:
+        """The ``share`` summaries made (of every declaration, or of the changed ones), the names each declaration
+        refers to, what goes, and whose text deciding that read."""
         before, changed = self.before, self.changed
-        summaries = {n: share_summary(self.by_name[n]) if before is None or n in changed else self.kept(n).share
-                     for n, _ in listed}
+        made = {n: share_summary(self.by_name[n]) for n, _ in listed if before is None or n in changed}
+        refers = {n: made[n].refers if n in made else self.kept(n).refers for n, _ in listed}
         if before is not None and before.read.isdisjoint(changed) and all(
-                summaries[n] == before.each[n].share for n in changed):
-            return summaries, before.gone, before.read
+                made[n] == before.summaries[n].share for n in changed):
+            return made, refers, before.gone, before.read
+        summaries = [made[n] if n in made else _known(before).summaries[n].share for n, _ in listed]
         seen: set[str] = set()
-        gone = share(list(summaries.values()), _reading(self.by_name, seen))
+        gone = share(summaries, _reading(self.by_name, seen))
         if before is not None and gone != before.gone:
             return None
-        return summaries, gone, frozenset(seen)
+        return made, refers, gone, frozenset(seen)
 
-    def _scope(self, stay: list[str], summaries: Mapping[str, ShareSummary], gone: Mapping[str, str | None]
+    def _scope(self, stay: list[str], refers: Mapping[str, tuple[str, ...]], gone: Mapping[str, str | None]
                ) -> tuple[set[str], set[str]]:
         """The declarations to redo (the changed ones that stay, and those that reach one), and those with
         what they reach (which the passes of defaults read)."""
         if self.before is None:
             return set(stay), set(stay)
-        after = {n: [gone.get(t) or t for t in summaries[n].refers] for n in stay}
+        after = {n: [gone.get(t) or t for t in refers[n]] for n in stay}
         redo = _reaching(self.changed - gone.keys(), after)
         return redo, reached(redo, after.get)
 
@@ -214,28 +240,30 @@ class _Passes:
 
     def _tags(self, stay: list[str], classes: Mapping[str, str], redo: set[str], third: Mapping[str, ir.Declaration]
               ) -> tuple[Mapping[str, ir.Tag | None], Said, dict[str, TagSummary]] | None:
-        """Each model's tag, what deciding them said, and each declaration's summary (by class name)."""
-        summaries = {classes[n]: tag_summary(third[classes[n]]) if n in redo else _known(self.kept(n).tags)
-                     for n in stay}
+        """Each model's tag, what deciding them said, and the summaries of those redone (by class name)."""
+        made = {classes[n]: tag_summary(third[classes[n]]) for n in redo}
         before = self.before
-        if before is not None and all(summaries[classes[n]] == self.kept(n).tags for n in redo):
-            return before.tagged, before.tagging, summaries
+        if before is not None and all(made[classes[n]] == before.summaries[n].tags for n in redo):
+            return before.tagged, before.tagging, made
+        summaries = [made[classes[n]] if n in redo else _known(_known(before).summaries[n].tags) for n in stay]
         said = Reporter()
-        tagged = tag(list(summaries.values()), said)
+        tagged = tag(summaries, said)
         if before is not None and any(tagged.get(classes[n]) != before.tagged.get(classes[n]) for n in stay
                                       if n not in redo):
             return None
-        return tagged, (*said.errors, *said.warnings), summaries
+        return tagged, (*said.errors, *said.warnings), made
 
     def _placement(self, stay: list[str], classes: Mapping[str, str], redo: set[str],
                    fourth: Mapping[str, ir.Declaration]) -> tuple[Placement, dict[str, OrderSummary]]:
-        """Where the declarations go, and each one's summary (by class name)."""
-        summaries = {classes[n]: order_summary(fourth[classes[n]]) if n in redo else _known(self.kept(n).order)
+        """Where the declarations go, and the summaries of those redone (by class name)."""
+        made = {classes[n]: order_summary(fourth[classes[n]]) for n in redo}
+        before = self.before
+        if before is not None and all(made[classes[n]] == before.summaries[n].order for n in redo):
+            return before.placement, made
+        summaries = {classes[n]: made[classes[n]] if n in redo else _known(_known(before).summaries[n].order)
                      for n in stay}
-        if self.before is not None and all(summaries[classes[n]] == self.kept(n).order for n in redo):
-            return self.before.placement, summaries
         canonical = sorted(summaries, key=lambda c: (c.casefold(), c))  # (``order.canonical``)
-        return place([summaries[c] for c in canonical]), summaries
+        return place([summaries[c] for c in canonical]), made
 
 
 Step = Callable[[ir.Declaration, Reporter], "ir.Declaration | None"]
@@ -277,8 +305,26 @@ def _others(cut: Mapping[str, frozenset[str]], mine: Collection[str]) -> dict[st
     return {name: stuck for name, stuck in cut.items() if name not in mine}
 
 
-def _known(summary: _S | None) -> _S:
-    assert summary is not None, "a declaration that stays has its summaries"
-    return summary
+class _Over(Mapping[str, Summaries]):
+    """The summaries made again over those before (the same names): each one before is read only if asked for."""
+
+    def __init__(self, made: Mapping[str, Summaries], before: Mapping[str, Summaries]) -> None:
+        self.made = made
+        self.before = before
+
+    def __getitem__(self, name: str) -> Summaries:
+        found = self.made.get(name)
+        return self.before[name] if found is None else found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.before)
+
+    def __len__(self) -> int:
+        return len(self.before)
+
+
+def _known(found: _S | None) -> _S:
+    assert found is not None, "a declaration that stays has its summaries (and a run again, a record before it)"
+    return found
 
 
