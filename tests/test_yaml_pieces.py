@@ -181,10 +181,41 @@ def test_read_document_uses_pieces_for_long_yaml(tmp_path: Path, cache: Cache, m
     path = tmp_path / "doc.yaml"
     path.write_text(DOCUMENT, encoding="utf-8")
     monkeypatch.setattr(yaml_pieces, "PIECES_FROM", 0)
-    assert yaml_pieces.read_document(path, "doc.yaml", cache) == parse(DOCUMENT)
-    with cache._connect() as db:  # type: ignore[union-attr]
-        count = db.execute("SELECT COUNT(*) FROM entries WHERE namespace = ?", (yaml_pieces.NAMESPACE,)).fetchone()[0]
-    assert count > 10
+    whole = parse(DOCUMENT)
+    assert yaml_pieces.read_document(path, "doc.yaml", cache) == whole
+    parsed: list[str] = []
+    load = yaml_pieces.read.load_yaml
+    monkeypatch.setattr(yaml_pieces.read, "load_yaml", lambda text: parsed.append(text) or load(text))
+    assert yaml_pieces.read_document(path, "doc.yaml", cache) == whole
+    assert parsed == []  # (every piece read back)
+
+
+def test_an_edit_stores_the_buckets_of_the_pieces_it_changed(cache: Cache, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A document's pieces are kept in buckets by its home: an edit stores the bucket of the piece it made and
+    of the one it replaced; another home's document keeps buckets of its own."""
+    stored: list[int] = []
+    put_many = cache.put_many
+
+    def spied(namespace: str, entries: Any) -> None:
+        stored.append(len(entries))
+        put_many(namespace, entries)
+
+    monkeypatch.setattr(cache, "put_many", spied)
+    counting = Counting()
+    yaml_pieces.load_measured(DOCUMENT, counting, cache, "test", home="a")
+    pieces = len(counting.texts)
+    assert len(stored) == 1 and 2 < stored[0] <= min(pieces, yaml_pieces.BUCKETS)  # (in one go, by bucket)
+    edited = DOCUMENT.replace("folded\n", "folded and edited\n")
+    stored.clear()
+    counting.texts.clear()
+    assert yaml_pieces.load_measured(edited, counting, cache, "test", home="a")[0] == parse(edited)
+    assert len(counting.texts) == 1 and 1 <= stored[0] <= 2
+    counting.texts.clear()
+    assert yaml_pieces.load_measured(DOCUMENT, counting, cache, "test", home="b")[0] == parse(DOCUMENT)
+    assert len(counting.texts) == pieces  # (another home: its own buckets)
+    counting.texts.clear()
+    assert yaml_pieces.load_measured(edited, counting, cache, "test", home="a")[0] == parse(edited)
+    assert counting.texts == []
 
 
 def test_a_piece_written_twice_is_two_values(cache: Cache) -> None:

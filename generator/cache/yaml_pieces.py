@@ -5,7 +5,8 @@ regeneration costs. So the text is cut along its block mappings: each top-level 
 and a large entry whose value is a block mapping (``components:``, then ``schemas:``) is cut again
 into its own entries. Each piece is parsed on its own, dedented, and its value is kept in the
 persistent cache under a digest of its text and indentation; the document is put back together from
-the pieces.
+the pieces. A document's pieces are kept in ``BUCKETS`` values by key (``home``: whose document it is),
+read in one go: an edit stores again the bucket of the piece it changed (and of the one it replaced).
 
 The result is what parsing the whole text gives: the same keys in the same order, the same values,
 objects shared through an anchor still shared, and the same errors (a key written twice, within a
@@ -33,12 +34,13 @@ from typing import Any
 
 from ..frontend import nesting, read
 from .forked import shared_out
-from .store import Cache, digests
+from .store import Cache, bucket, digest, digests
 
 NAMESPACE = "yaml"
-SCHEME = "3"
+SCHEME = "4"
 """Bump it when what a cached piece means changes in a way ``read.yaml_version`` (in every key) does
 not say."""
+BUCKETS = 64
 PIECES_FROM = 64 * 1024
 """A YAML text at least this long is read piece by piece."""
 SPLIT = 16 * 1024
@@ -78,10 +80,11 @@ of its text: what each part of the document was read from."""
 
 
 def read_document(path: Path, display: str, store: Cache, processes: int = 1,
-                  sources: dict[str, Sources] | None = None) -> Any:
+                  sources: dict[str, Sources] | None = None, scope: str = "") -> Any:
     """``frontend.read.read_document``, a long YAML text read piece by piece through ``store`` (by up to
     ``processes`` processes where there is much to parse). ``sources``: where the pieces of a document
-    read by pieces are put, by its display path (one read whole has none)."""
+    read by pieces are put, by its display path (one read whole has none); ``scope``: whose documents these
+    are (a project)."""
     text = read.read_text(path, display)
     if sources is not None:
         sources.pop(display, None)
@@ -91,7 +94,8 @@ def read_document(path: Path, display: str, store: Cache, processes: int = 1,
 
     def by_pieces(whole: str) -> Any:  # how YAML is parsed (a JSON text never is)
         found: Sources = []
-        value, measured[0] = load_measured(whole, read.load_yaml, store, read.yaml_version(), processes, found)
+        value, measured[0] = load_measured(whole, read.load_yaml, store, read.yaml_version(), processes, found,
+                                           home=f"{scope}\n{display}")
         if sources is not None and found:
             sources[display] = found
         return value
@@ -104,19 +108,20 @@ def load(text: str, parse: Parse, store: Cache, version: str) -> Any:
     return load_measured(text, parse, store, version)[0]
 
 
-def load_measured(text: str, parse: Parse, store: Cache, version: str,
-                  processes: int = 1, sources: Sources | None = None) -> tuple[Any, int | None]:
+def load_measured(text: str, parse: Parse, store: Cache, version: str, processes: int = 1,
+                  sources: Sources | None = None, home: str = "") -> tuple[Any, int | None]:
     """``load``, and how deep the value nests (``nesting.levels``) when it was put together from pieces:
     each piece's levels are kept beside its value, so the document is not walked again after an edit.
     ``processes``: how many processes may parse pieces (this one included); ``sources``: where the pieces
-    are listed, when the value was put together from them."""
+    are listed, when the value was put together from them; ``home``: whose document it is (the buckets its
+    pieces are kept in: another document's, or another version's, holds other keys, and costs a parse)."""
     if text.startswith(("\ufeff", "---", "...", "%")) or _MARKERS.search(text):
         return parse(text), None
     try:
         tree = _entries(text, 0, len(text), 0, _Lines(text))
         if not tree:
             raise _Fallback
-        reader = _Reader(parse, store, version, processes)
+        reader = _Reader(parse, store, version, processes, home)
         result = reader.document(tree, text)
     except _Fallback:
         return parse(text), None
@@ -202,11 +207,14 @@ def _entry(text: str, start: int, end: int, indent: int, lines: _Lines) -> Entry
 class _Reader:
     """Parses the pieces of a tree, in the order ``_mapping`` meets them, through the cache."""
 
-    def __init__(self, parse: Parse, store: Cache, version: str, processes: int = 1) -> None:
+    def __init__(self, parse: Parse, store: Cache, version: str, processes: int = 1, home: str = "") -> None:
         self.parse = parse
         self.store = store
         self.version = version
         self.processes = processes
+        self.slots = [digest(NAMESPACE, SCHEME, version, home, str(b)) for b in range(BUCKETS)]
+        self.held: list[dict[str, bytes]] = [{} for _ in range(BUCKETS)]
+        """Each bucket's pieces in the cache: key → pickled value."""
         self.found: dict[str, bytes] = {}
         """Pieces in the cache: key → pickled value."""
         self.parsed: dict[str, tuple[Any, int]] = {}
@@ -220,14 +228,33 @@ class _Reader:
         _texts(tree, text, texts)
         key = digests(SCHEME, self.version)  # of a piece's text as it stands and its indentation
         keys = [key(f"{indent} {piece}") for piece, indent in texts]
-        self.found = self.store.get_many(NAMESPACE, keys)
+        self._read()
         if self.processes > 1:
             self._share_out(list({key: piece for piece, key in zip(texts, keys) if key not in self.found}.items()))
         self.pieces = zip(texts, keys)
         result = self._mapping(tree, ())
-        if self.new:
-            self.store.put_many(NAMESPACE, self.new)
+        self._keep(keys)
         return result
+
+    def _read(self) -> None:
+        """Every bucket's pieces (one of another shape: none)."""
+        found = self.store.get_many(NAMESPACE, self.slots)
+        for b, slot in enumerate(self.slots):
+            try:
+                held = pickle.loads(found[slot]) if slot in found else {}
+            except Exception:  # another version's, a damaged entry: a miss
+                held = {}
+            if isinstance(held, dict):
+                self.held[b] = held
+                self.found.update(held)
+
+    def _keep(self, keys: list[str]) -> None:
+        """Stores again each bucket whose pieces are not this document's: one parsed now, one it holds no more."""
+        now: list[dict[str, bytes]] = [{} for _ in range(BUCKETS)]
+        for key in keys:
+            now[bucket(key, BUCKETS)][key] = self.new.get(key) or self.found[key]
+        self.store.put_many(NAMESPACE, {self.slots[b]: pickle.dumps(pieces, protocol=pickle.HIGHEST_PROTOCOL)
+                                        for b, pieces in enumerate(now) if pieces.keys() != self.held[b].keys()})
 
     def _mapping(self, tree: list[Entry], path: tuple[str, ...]) -> tuple[dict[Any, Any], int]:
         """The mapping of ``tree``'s entries (at ``path``), and its levels (``nesting.levels``: itself one)."""

@@ -94,7 +94,8 @@ class Stages:
             return cls()
         sources: dict[str, yaml_pieces.Sources] = {}
         meanwhile = processes > 1
-        return cls(read=partial(yaml_pieces.read_document, store=store, processes=processes, sources=sources),
+        return cls(read=partial(yaml_pieces.read_document, store=store, processes=processes, sources=sources,
+                                scope=scope),
                    check=partial(verdicts.check, store=store, processes=processes - 1 if meanwhile else processes),
                    lowered=Lowered(store, generator_digest(), scope) if inputs > 1 else None,
                    definitions=Definitions(store, generator_digest(), scope), sources=sources,
