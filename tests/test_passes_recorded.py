@@ -6,6 +6,7 @@ same warnings, and the record the whole run keeps. On every golden case and Open
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,8 @@ from schemagen.project.inputs import Input
 
 from conftest import shared
 from golden import ROOT, Case, cases
+
+RECORDED = sys.modules["schemagen.passes.recorded"]  # (``passes.recorded`` is the function of that name)
 
 
 def _modules(items: list[Input], root: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[ir.Module, Input]]:
@@ -146,3 +149,66 @@ def test_the_invariants_are_checked_whole_and_again() -> None:
     _, record = passes.recorded(module, Reporter())
     with pytest.raises(AssertionError, match="undeclared"):
         passes.again(ir.Module((ir.Alias("A", ir.Ref("C")), module.declarations[1])), {"A"}, record, Reporter())
+
+
+def _again_and_whole(module: ir.Module, edited: ir.Module, name: str, decided: list[int]
+                     ) -> tuple[tuple[Any, ...], tuple[Any, ...], bool]:
+    """``again`` after an edit of ``name``, and the passes over the whole edited module: (again's module,
+    warnings and record; ``None`` where it ran none), the same of the whole run, and whether ``again``
+    decided (``decided``: a spy's)."""
+    _, record = passes.recorded(module, Reporter())
+    decided.clear()
+    said = Reporter()
+    done = passes.again(edited, {name}, record, said)
+    again_decided = bool(decided)
+    whole, heard = passes.recorded(edited, whole_said := Reporter())
+    return (None if done is None else (done[0], [str(d) for d in said.warnings], done[1]),
+            (whole, [str(d) for d in whole_said.warnings], heard), again_decided)
+
+
+def _field(name: str, t: ir.Type = ir.Scalar("str")) -> ir.Field:
+    return ir.Field(name, name, t, True)
+
+
+@pytest.mark.parametrize(("edited_fields", "decides"), [
+    ((_field("id"), _field("extra")), False),  # an outline no inline declaration has, then or now
+    ((_field("x"), _field("y")), True),  # now the inline copy's outline: the copy may go
+])
+def test_a_named_declarations_new_shape_decides_sharing_again_only_where_an_inline_one_has_it(
+        edited_fields: tuple[ir.Field, ...], decides: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``share`` compares an inline declaration with the named ones of its outline: a named declaration whose
+    outline, then and now, is no inline declaration's is no one's twin, and sharing is not decided again."""
+    copy = ir.Model("OwnerPoint", (_field("x"), _field("y")), inline=True)
+    module = ir.Module((ir.Model("Owner", (_field("point", ir.Ref("OwnerPoint")),)), copy,
+                        ir.Model("Key", (_field("id"),)), ir.Model("Other", (_field("z"),))))
+    edited = ir.Module((*module.declarations[:2], ir.Model("Key", edited_fields), module.declarations[3]))
+    decided: list[int] = []
+    decide = RECORDED.share
+    monkeypatch.setattr(RECORDED, "share", lambda *a: decided.append(1) or decide(*a))
+    again, whole, decided_again = _again_and_whole(module, edited, "Key", decided)
+    assert decided_again == decides
+    assert again == (None if decides else whole)  # (the copy now goes: a decision otherwise, the passes run whole)
+    assert ("OwnerPoint" in whole[2].gone) == decides
+
+
+@pytest.mark.parametrize(("member", "decides"), [("Other", False), ("Key", True)])
+def test_a_models_new_keys_decide_tags_again_only_where_a_union_reads_it(
+        member: str, decides: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tags`` reads a model's keys and constants where a union has it as a member: a model no union reads
+    (whose own unions are as they were) is tagged by no one, and tags are not decided again."""
+    kind = ir.Literal(("a",))
+    union = ir.Union((ir.Ref(member), ir.Ref("Third")))
+    module = ir.Module((ir.Alias("Either", union), ir.Model("Key", (_field("kind", kind),)),
+                        ir.Model("Other", (_field("kind", ir.Literal(("b",))),)),
+                        ir.Model("Third", (_field("kind", ir.Literal(("c",))),))))
+    same = ir.Literal(("c",))  # (Third's: no longer a tag that tells them apart)
+    edited = ir.Module((module.declarations[0], ir.Model("Key", (_field("kind", same), _field("more"))),
+                        *module.declarations[2:]))
+    decided: list[int] = []
+    decide = RECORDED.tag
+    monkeypatch.setattr(RECORDED, "tag", lambda *a: decided.append(1) or decide(*a))
+    again, whole, decided_again = _again_and_whole(module, edited, "Key", decided)
+    assert decided_again == decides
+    assert again is None or again == whole
+    assert again is not None or decides
+    assert any("untagged" in w or "apart" in w for w in whole[1]) == decides

@@ -30,7 +30,7 @@ from .memo import Unchanged
 from .store import Cache, bucket_of, digest, digest_of, grouped
 
 NAMESPACE = "passes"
-SCHEME = "4"
+SCHEME = "5"
 BUCKETS = 64
 
 Entry = tuple[str, Kept, str]
@@ -136,11 +136,10 @@ class Passed:
             fresh[b] = os.urandom(8).hex()
         entries: dict[str, Entry] = {n: (digests[n], each, finals[n]) for n, each in record.each.items()}
         values = {slots[0]: pickled.dumps((context, replace(record, each={}, summaries={}), tuple(fresh)))}
-        values.update({slots[b + 1]: pickled.dumps((fresh[b], bucket))
-                       for b, bucket in grouped(entries, changed, _bucket).items()})
         summaries = record.summaries  # (read by name: only the buckets stored again are read back)
-        values.update({slots[BUCKETS + 1 + b]: fresh[b].encode() + b" " + pickled.dumps(
-            {n: summaries[n] for n in names}) for b, names in grouped(dict.fromkeys(entries), changed, _bucket).items()})
+        for b, bucket in grouped(entries, changed, _bucket).items():
+            values[slots[b + 1]] = pickled.dumps((fresh[b], bucket))
+            values[slots[BUCKETS + 1 + b]] = fresh[b].encode() + b" " + pickled.dumps({n: summaries[n] for n in bucket})
         self.store.put_many(NAMESPACE, values)
         return tuple(fresh)
 
@@ -156,23 +155,28 @@ class _Summaries(Mapping[str, Summaries]):
         self.names = names
         self.buckets = buckets
         """Each bucket's value, its token and a space before the pickle."""
-        self.read: dict[int, dict[str, Summaries]] = {}
+        self.read: set[int] = set()
+        self.found: dict[str, Summaries] = {}
+        """The summaries of the buckets read."""
 
     def __getitem__(self, name: str) -> Summaries:
-        b = _bucket(name)
-        found = self.read.get(b)
-        if found is None:
+        summary = self.found.get(name)
+        if summary is None:
+            b = _bucket(name)
+            if b in self.read:  # (read, and not there)
+                raise _Damaged if name in self.names else KeyError(name)
             data = self.buckets[b]
             try:
                 found = pickle.loads(data[data.index(b" ") + 1:])
             except Exception:
                 raise _Damaged from None
-            if not isinstance(found, dict):
+            if not (isinstance(found, dict) and all(isinstance(s, Summaries) for s in found.values())):
                 raise _Damaged
-            self.read[b] = found
-        summary = found.get(name)
-        if not isinstance(summary, Summaries):
-            raise _Damaged if name in self.names else KeyError(name)
+            self.read.add(b)
+            self.found.update(found)
+            summary = self.found.get(name)
+            if summary is None:
+                raise _Damaged if name in self.names else KeyError(name)
         return summary
 
     def __iter__(self) -> Iterator[str]:

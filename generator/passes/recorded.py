@@ -70,11 +70,16 @@ class Record:
     root: str | None
     read: frozenset[str]
     """The declarations whose text ``share.decide`` read."""
+    outlines: frozenset[tuple[object, ...]]
+    """The outlines of the inline declarations ``share.decide`` was given: a named declaration of none of them
+    is no one's twin."""
     gone: Mapping[str, str | None]
     classes: Mapping[str, str]
     tagged: Mapping[str, ir.Tag | None]
     tagging: Said
     """What ``tags.decide`` said."""
+    members: frozenset[str]
+    """The names ``tags.decide`` may read as a union's members: a model of none of them is read by no union."""
     placement: Placement
     each: Mapping[str, Kept]
     summaries: Mapping[str, Summaries]
@@ -125,7 +130,7 @@ class _Passes:
         sharing = self._share(listed)
         if sharing is None:
             return None
-        shares, refers, gone, read = sharing
+        shares, refers, gone, read, outlines = sharing
         stay = [n for n, _ in listed if n not in gone]
         redo, closure = self._scope(stay, refers, gone)
         if before is None:  # (again: the same names as before, and those redone checked)
@@ -140,7 +145,7 @@ class _Passes:
         decided = self._tags(stay, classes, redo, third[0])
         if decided is None:
             return None
-        tagged, tagging, tag_summaries = decided
+        tagged, tagging, tag_summaries, members = decided
         fourth = {d.name: d for d in with_tags(ir.Module(tuple(third[0].values()), None), tagged).declarations}
         placement, order_summaries = self._placement(stay, classes, redo, fourth)
         mine = {classes[n] for n in redo}
@@ -156,7 +161,8 @@ class _Passes:
         for diagnostic in tagging:
             reporter.add(diagnostic)
         root = self.module.root and classes[gone.get(self.module.root) or self.module.root]
-        record = Record(listed, self.module.root, read, gone, classes, tagged, tagging, placement, {}, {})
+        record = Record(listed, self.module.root, read, outlines, gone, classes, tagged, tagging, members, placement, {},
+                        {})
         if placement.cycle:  # (an error: the whole module's passes report it)
             return placed(ir.Module(tuple(fourth.values()), root), placement, reporter), record
         origin = {classes[n]: n for n in stay}
@@ -201,21 +207,22 @@ class _Passes:
         return kept.final
 
     def _share(self, listed: tuple[tuple[str, bool], ...]) -> tuple[
-            dict[str, ShareSummary], dict[str, tuple[str, ...]], Mapping[str, str | None], frozenset[str]] | None:
+            dict[str, ShareSummary], dict[str, tuple[str, ...]], Mapping[str, str | None], frozenset[str],
+            frozenset[tuple[object, ...]]] | None:
         """The ``share`` summaries made (of every declaration, or of the changed ones), the names each declaration
-        refers to, what goes, and whose text deciding that read."""
+        refers to, what goes, whose text deciding that read, and the inline declarations' outlines."""
         before, changed = self.before, self.changed
         made = {n: share_summary(self.by_name[n]) for n, _ in listed if before is None or n in changed}
         refers = {n: made[n].refers if n in made else self.kept(n).refers for n, _ in listed}
         if before is not None and before.read.isdisjoint(changed) and all(
-                made[n] == before.summaries[n].share for n in changed):
-            return made, refers, before.gone, before.read
+                _shares_alike(made[n], before.summaries[n].share, before.outlines) for n in changed):
+            return made, refers, before.gone, before.read, before.outlines
         summaries = [made[n] if n in made else _known(before).summaries[n].share for n, _ in listed]
         seen: set[str] = set()
         gone = share(summaries, _reading(self.by_name, seen))
         if before is not None and gone != before.gone:
             return None
-        return made, refers, gone, frozenset(seen)
+        return made, refers, gone, frozenset(seen), frozenset(s.outline for s in summaries if s.inline)
 
     def _scope(self, stay: list[str], refers: Mapping[str, tuple[str, ...]], gone: Mapping[str, str | None]
                ) -> tuple[set[str], set[str]]:
@@ -239,19 +246,22 @@ class _Passes:
         return found, first, _each(list(first[0].values()), lambda d, said: defaults.finished(d, endless, said))
 
     def _tags(self, stay: list[str], classes: Mapping[str, str], redo: set[str], third: Mapping[str, ir.Declaration]
-              ) -> tuple[Mapping[str, ir.Tag | None], Said, dict[str, TagSummary]] | None:
-        """Each model's tag, what deciding them said, and the summaries of those redone (by class name)."""
+              ) -> tuple[Mapping[str, ir.Tag | None], Said, dict[str, TagSummary], frozenset[str]] | None:
+        """Each model's tag, what deciding them said, the summaries of those redone (by class name), and the
+        names unions may read as members."""
         made = {classes[n]: tag_summary(third[classes[n]]) for n in redo}
         before = self.before
-        if before is not None and all(made[classes[n]] == before.summaries[n].tags for n in redo):
-            return before.tagged, before.tagging, made
+        if before is not None and all(_tags_alike(made[classes[n]], before.summaries[n].tags, before.members)
+                                      for n in redo):
+            return before.tagged, before.tagging, made, before.members
         summaries = [made[classes[n]] if n in redo else _known(_known(before).summaries[n].tags) for n in stay]
         said = Reporter()
         tagged = tag(summaries, said)
         if before is not None and any(tagged.get(classes[n]) != before.tagged.get(classes[n]) for n in stay
                                       if n not in redo):
             return None
-        return tagged, (*said.errors, *said.warnings), made
+        members = frozenset(m for s in summaries for m in (*(r for u in s.unions for r in u.referred), *(s.union_of or ())))
+        return tagged, (*said.errors, *said.warnings), made, members
 
     def _placement(self, stay: list[str], classes: Mapping[str, str], redo: set[str],
                    fourth: Mapping[str, ir.Declaration]) -> tuple[Placement, dict[str, OrderSummary]]:
@@ -303,6 +313,21 @@ def _reaching(targets: Iterable[str], graph: Mapping[str, list[str]]) -> set[str
 
 def _others(cut: Mapping[str, frozenset[str]], mine: Collection[str]) -> dict[str, frozenset[str]]:
     return {name: stuck for name, stuck in cut.items() if name not in mine}
+
+
+def _shares_alike(now: ShareSummary, then: ShareSummary | None, outlines: frozenset[tuple[object, ...]]) -> bool:
+    """``share.decide`` decides as it did with ``then`` now ``now``: the same summary, or a named declaration that
+    refers to the same names, whose outline was and is no inline declaration's (it is no one's twin, and no
+    text reads its own). (Whose text was read is decided again by the caller.)"""
+    return now == then or (then is not None and not now.inline and not then.inline and now.refers == then.refers
+                           and now.outline not in outlines and then.outline not in outlines)
+
+
+def _tags_alike(now: TagSummary, then: TagSummary | None, members: frozenset[str]) -> bool:
+    """``tags.decide`` decides as it did with ``then`` now ``now``: the same summary, or the same unions of
+    a declaration no union reads as a member (its keys and constants are read by none)."""
+    return now == then or (then is not None and now.name == then.name and now.name not in members
+                           and now.unions == then.unions and now.union_of == then.union_of)
 
 
 class _Over(Mapping[str, Summaries]):
