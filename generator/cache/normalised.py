@@ -20,7 +20,7 @@ from .places import Places
 from .store import Cache, bucket_of, digest, grouped
 
 NAMESPACE = "normalised"
-SCHEME = "2"
+SCHEME = "3"
 BUCKETS = 64
 
 Entry = tuple[tuple[str, str], NormalForm]

@@ -11,6 +11,7 @@ The table is the pickler's own (``Pickler.dispatch_table``): nothing changes for
 
 from __future__ import annotations
 
+import copyreg
 import io
 import pickle
 from collections.abc import Callable, Iterable
@@ -62,4 +63,7 @@ CLASSES: tuple[type, ...] = (*_frozen_dataclasses(vars(ir.nodes).values()), Diag
 """What the cache keeps many of: the IR's nodes, what was said and where, lowering's units, the passes' records,
 the definitions normalised."""
 _TABLE: dict[type, Reducer] = {cls: by_constructor(cls) for cls in CLASSES}
-_TABLE[Schema] = lambda schema: (Schema, ({}, schema.place), None, None, iter(schema.items()))  # (its keys set in place)
+_NEW: Callable[..., Any] = copyreg.__newobj__  # type: ignore[attr-defined]  # (typeshed leaves it out)
+_TABLE[Schema] = lambda schema: (_NEW, (Schema,), (None, {"_place": schema.place}), None, iter(schema.items()))
+"""A schema object made by ``dict.__new__``, its place set in its slot and its keys in place: no call of its
+``__init__`` (a tenth of reading 12,000 of them back)."""
