@@ -23,7 +23,7 @@ from .. import ir, passes
 from ..diagnostics import Reporter
 from ..names import Naming
 from ..passes import Record
-from ..passes.recorded import Kept, Summaries
+from ..passes.record import Kept, Summaries
 from ..passes.required_defaults import Setting
 from . import pickled
 from .memo import Unchanged

@@ -24,7 +24,7 @@ from ..diagnostics import Diagnostic, Location
 from ..frontend.schema import Definition, Schema
 from ..lower.units import Unit
 from ..passes.order import Placement
-from ..passes.recorded import Kept, Record, Summaries
+from ..passes.record import Kept, Record, Summaries
 
 Reducer = Callable[[Any], tuple[Any, ...]]
 

@@ -16,7 +16,8 @@ from .refs import check_refs
 from .required_defaults import Setting, read_required_defaults
 from .share import share
 from .tags import tag
-from .recorded import Record, again, recorded, run
+from .record import Record
+from .recorded import again, recorded, run
 
 __all__ = ["PIPELINE", "Pass", "Record", "again", "pipeline", "recorded", "run", "stepwise"]
 

@@ -14,76 +14,22 @@ names in the same order, or a decision came out otherwise for a declaration it d
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import replace
 from typing import TypeVar
 
 from .. import ir
-from ..diagnostics import Diagnostic, Location, Reporter
+from ..diagnostics import Location, Reporter
 from ..ir.walk import reached
 from ..names import Naming
 from . import defaults, naming, refs, required_defaults
 from .order import Placement, Summary as OrderSummary, cut, decide as place, placed, summary as order_summary
+from .record import Kept, Over, Record, Said, Summaries, shares_alike, tags_alike
 from .share import Summary as ShareSummary, decide as share, shared, summary as share_summary
 from .tags import Summary as TagSummary, decide as tag, summary as tag_summary, tagged as with_tags
 from .required_defaults import Setting
 
-Said = tuple[Diagnostic, ...]
 _S = TypeVar("_S")
-
-
-@dataclass(frozen=True, slots=True)
-class Kept:
-    """What the passes made of one declaration of the module they were given, and said of it."""
-
-    refers: tuple[str, ...] = ()
-    """The names it refers to (``share.Summary.refers``): who reaches a changed declaration."""
-    found: tuple[Location, ...] = ()
-    """Its properties required with a default (``required_defaults.read``)."""
-    said: tuple[Said, Said, Said] = ((), (), ())
-    """What ``check_defaults``, ``break_endless_defaults`` and ``naming`` said of it."""
-    cut: Said = ()
-    """What ``order`` said where it cut its reference back into a cycle."""
-    final: ir.Declaration | None = None
-    """What the passes made of it; ``None``: it went (``share``), or it is the declaration given (``same``)."""
-    same: bool = False
-    """The passes left it as it was given (most declarations): it is not kept twice."""
-
-
-@dataclass(frozen=True, slots=True)
-class Summaries:
-    """What the passes that decide over the whole module read of one declaration: read again only where
-    a decision is made again, or compared with a changed declaration's."""
-
-    share: ShareSummary
-    tags: TagSummary | None = None
-    order: OrderSummary | None = None
-    """(``None`` for a declaration that went.)"""
-
-
-@dataclass(frozen=True, slots=True)
-class Record:
-    """What the passes decided over a module, and made of each declaration (``each``, by its name there)."""
-
-    names: tuple[tuple[str, bool], ...]
-    """Each declaration's name, and whether it is inline, in order."""
-    root: str | None
-    read: frozenset[str]
-    """The declarations whose text ``share.decide`` read."""
-    outlines: frozenset[tuple[object, ...]]
-    """The outlines of the inline declarations ``share.decide`` was given: a named declaration of none of them
-    is no one's twin."""
-    gone: Mapping[str, str | None]
-    classes: Mapping[str, str]
-    tagged: Mapping[str, ir.Tag | None]
-    tagging: Said
-    """What ``tags.decide`` said."""
-    members: frozenset[str]
-    """The names ``tags.decide`` may read as a union's members: a model of none of them is read by no union."""
-    placement: Placement
-    each: Mapping[str, Kept]
-    summaries: Mapping[str, Summaries]
-    """Each declaration's, by its name there. (A cache may read each one only when it is asked for.)"""
 
 
 def run(module: ir.Module, reporter: Reporter, setting: Setting | None = None, names: Naming = "schema") -> ir.Module:
@@ -187,7 +133,7 @@ class _Passes:
             elif n in gone and (before is None or n in self.changed):
                 each[n] = Kept(refers[n])
                 made[n] = Summaries(self._share_of(n, shares))
-        summaries = made if before is None else _Over(made, before.summaries)
+        summaries = made if before is None else Over(made, before.summaries)
         return result, replace(record, each=each, summaries=summaries)
 
     def _share_of(self, name: str, shares: Mapping[str, ShareSummary]) -> ShareSummary:
@@ -215,7 +161,7 @@ class _Passes:
         made = {n: share_summary(self.by_name[n]) for n, _ in listed if before is None or n in changed}
         refers = {n: made[n].refers if n in made else self.kept(n).refers for n, _ in listed}
         if before is not None and before.read.isdisjoint(changed) and all(
-                _shares_alike(made[n], before.summaries[n].share, before.outlines) for n in changed):
+                shares_alike(made[n], before.summaries[n].share, before.outlines) for n in changed):
             return made, refers, before.gone, before.read, before.outlines
         summaries = [made[n] if n in made else _known(before).summaries[n].share for n, _ in listed]
         seen: set[str] = set()
@@ -251,7 +197,7 @@ class _Passes:
         names unions may read as members."""
         made = {classes[n]: tag_summary(third[classes[n]]) for n in redo}
         before = self.before
-        if before is not None and all(_tags_alike(made[classes[n]], before.summaries[n].tags, before.members)
+        if before is not None and all(tags_alike(made[classes[n]], before.summaries[n].tags, before.members)
                                       for n in redo):
             return before.tagged, before.tagging, made, before.members
         summaries = [made[classes[n]] if n in redo else _known(_known(before).summaries[n].tags) for n in stay]
@@ -313,39 +259,6 @@ def _reaching(targets: Iterable[str], graph: Mapping[str, list[str]]) -> set[str
 
 def _others(cut: Mapping[str, frozenset[str]], mine: Collection[str]) -> dict[str, frozenset[str]]:
     return {name: stuck for name, stuck in cut.items() if name not in mine}
-
-
-def _shares_alike(now: ShareSummary, then: ShareSummary | None, outlines: frozenset[tuple[object, ...]]) -> bool:
-    """``share.decide`` decides as it did with ``then`` now ``now``: the same summary, or a named declaration that
-    refers to the same names, whose outline was and is no inline declaration's (it is no one's twin, and no
-    text reads its own). (Whose text was read is decided again by the caller.)"""
-    return now == then or (then is not None and not now.inline and not then.inline and now.refers == then.refers
-                           and now.outline not in outlines and then.outline not in outlines)
-
-
-def _tags_alike(now: TagSummary, then: TagSummary | None, members: frozenset[str]) -> bool:
-    """``tags.decide`` decides as it did with ``then`` now ``now``: the same summary, or the same unions of
-    a declaration no union reads as a member (its keys and constants are read by none)."""
-    return now == then or (then is not None and now.name == then.name and now.name not in members
-                           and now.unions == then.unions and now.union_of == then.union_of)
-
-
-class _Over(Mapping[str, Summaries]):
-    """The summaries made again over those before (the same names): each one before is read only if asked for."""
-
-    def __init__(self, made: Mapping[str, Summaries], before: Mapping[str, Summaries]) -> None:
-        self.made = made
-        self.before = before
-
-    def __getitem__(self, name: str) -> Summaries:
-        found = self.made.get(name)
-        return self.before[name] if found is None else found
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.before)
-
-    def __len__(self) -> int:
-        return len(self.before)
 
 
 def _known(found: _S | None) -> _S:

@@ -1,0 +1,103 @@
+"""What the passes keep of a run (``recorded``): what they made of and said of each declaration (``Kept``), the
+summaries their decisions over the module read (``Summaries``), and those decisions (``Record``); and when a
+changed declaration's summary leaves a decision as it was (``shares_alike``, ``tags_alike``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from .. import ir
+from ..diagnostics import Diagnostic, Location
+from .order import Placement, Summary as OrderSummary
+from .share import Summary as ShareSummary
+from .tags import Summary as TagSummary
+
+Said = tuple[Diagnostic, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """What the passes made of one declaration of the module they were given, and said of it."""
+
+    refers: tuple[str, ...] = ()
+    """The names it refers to (``share.Summary.refers``): who reaches a changed declaration."""
+    found: tuple[Location, ...] = ()
+    """Its properties required with a default (``required_defaults.read``)."""
+    said: tuple[Said, Said, Said] = ((), (), ())
+    """What ``check_defaults``, ``break_endless_defaults`` and ``naming`` said of it."""
+    cut: Said = ()
+    """What ``order`` said where it cut its reference back into a cycle."""
+    final: ir.Declaration | None = None
+    """What the passes made of it; ``None``: it went (``share``), or it is the declaration given (``same``)."""
+    same: bool = False
+    """The passes left it as it was given (most declarations): it is not kept twice."""
+
+
+@dataclass(frozen=True, slots=True)
+class Summaries:
+    """What the passes that decide over the whole module read of one declaration: read again only where
+    a decision is made again, or compared with a changed declaration's."""
+
+    share: ShareSummary
+    tags: TagSummary | None = None
+    order: OrderSummary | None = None
+    """(``None`` for a declaration that went.)"""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """What the passes decided over a module, and made of each declaration (``each``, by its name there)."""
+
+    names: tuple[tuple[str, bool], ...]
+    """Each declaration's name, and whether it is inline, in order."""
+    root: str | None
+    read: frozenset[str]
+    """The declarations whose text ``share.decide`` read."""
+    outlines: frozenset[tuple[object, ...]]
+    """The outlines of the inline declarations ``share.decide`` was given: a named declaration of none of them
+    is no one's twin."""
+    gone: Mapping[str, str | None]
+    classes: Mapping[str, str]
+    tagged: Mapping[str, ir.Tag | None]
+    tagging: Said
+    """What ``tags.decide`` said."""
+    members: frozenset[str]
+    """The names ``tags.decide`` may read as a union's members: a model of none of them is read by no union."""
+    placement: Placement
+    each: Mapping[str, Kept]
+    summaries: Mapping[str, Summaries]
+    """Each declaration's, by its name there. (A cache may read each one only when it is asked for.)"""
+
+
+def shares_alike(now: ShareSummary, then: ShareSummary | None, outlines: frozenset[tuple[object, ...]]) -> bool:
+    """``share.decide`` decides as it did with ``then`` now ``now``: the same summary, or a named declaration that
+    refers to the same names, whose outline was and is no inline declaration's (it is no one's twin, and no
+    text reads its own). (Whose text was read is decided again by the caller.)"""
+    return now == then or (then is not None and not now.inline and not then.inline and now.refers == then.refers
+                           and now.outline not in outlines and then.outline not in outlines)
+
+
+def tags_alike(now: TagSummary, then: TagSummary | None, members: frozenset[str]) -> bool:
+    """``tags.decide`` decides as it did with ``then`` now ``now``: the same summary, or the same unions of
+    a declaration no union reads as a member (its keys and constants are read by none)."""
+    return now == then or (then is not None and now.name == then.name and now.name not in members
+                           and now.unions == then.unions and now.union_of == then.union_of)
+
+
+class Over(Mapping[str, Summaries]):
+    """The summaries made again over those before (the same names): each one before is read only if asked for."""
+
+    def __init__(self, made: Mapping[str, Summaries], before: Mapping[str, Summaries]) -> None:
+        self.made = made
+        self.before = before
+
+    def __getitem__(self, name: str) -> Summaries:
+        found = self.made.get(name)
+        return self.before[name] if found is None else found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.before)
+
+    def __len__(self) -> int:
+        return len(self.before)
