@@ -76,9 +76,10 @@ class Keeper:
         return found[1]
 
     def made_from(self) -> dict[str, str]:
-        """What each definition given was made from, by key: a digest of its source, its own, the context and the
-        generator (what its normal form is a pure function of), for the caches of what follows from it alone."""
-        return {key: digest(self.context, *source) for key, (source, _) in self.now.items()}
+        """What each definition given was made from, by key: the digests of the context and the generator and of
+        its source, then its own (what its normal form is a pure function of), for the caches of what follows
+        from it alone. (Said, not digested: the two digests are of one length, and a cache digests it with its key.)"""
+        return {key: f"{self.context} {read} {own}" for key, ((read, own), _) in self.now.items()}
 
     def store(self) -> None:
         """Keeps the buckets where a definition was made anew, or went."""

@@ -19,7 +19,7 @@ from ..diagnostics import Reporter
 from ..frontend import validate
 from ..frontend.schema import SchemaSet, canonical_text
 from .forked import shared_out
-from .store import Cache, digest
+from .store import Cache, digests
 
 PARALLEL_FROM = 256 * 1024
 """Characters of definitions to check from which other processes check some of them (the check reads
@@ -43,7 +43,8 @@ def check(schemas: SchemaSet, reporter: Reporter, made_from: Mapping[str, str], 
         return texts[i]
 
     made = [made_from.get(key) for key in schemas.definitions]
-    keys = [digest(version, "made from", m) if m is not None else digest(version, text(i)) for i, m in enumerate(made)]
+    key = digests(version)  # (the validator's version and meta-schema hashed once)
+    keys = [key("made from " + m) if m is not None else key(text(i)) for i, m in enumerate(made)]
     known = store.get_many(NAMESPACE, keys)
     unknown = [i for i, key in enumerate(keys) if key not in known]
     checked = shared_out(unknown, lambda i: len(text(i)), lambda i: validate.problems(definitions[i]), processes,
