@@ -107,8 +107,8 @@ class _Passes:
         for diagnostic in tagging:
             reporter.add(diagnostic)
         root = self.module.root and classes[gone.get(self.module.root) or self.module.root]
-        record = Record(listed, self.module.root, read, outlines, gone, classes, tagged, tagging, members, placement, {},
-                        {})
+        record = Record(listed, self.module.root, read, outlines, gone, classes, tagged, tagging, members, placement,
+                        {}, {})
         if placement.cycle:  # (an error: the whole module's passes report it)
             return placed(ir.Module(tuple(fourth.values()), root), placement, reporter), record
         origin = {classes[n]: n for n in stay}
@@ -206,7 +206,8 @@ class _Passes:
         if before is not None and any(tagged.get(classes[n]) != before.tagged.get(classes[n]) for n in stay
                                       if n not in redo):
             return None
-        members = frozenset(m for s in summaries for m in (*(r for u in s.unions for r in u.referred), *(s.union_of or ())))
+        members = frozenset(name for s in summaries
+                            for name in (*(r for u in s.unions for r in u.referred), *(s.union_of or ())))
         return tagged, (*said.errors, *said.warnings), made, members
 
     def _placement(self, stay: list[str], classes: Mapping[str, str], redo: set[str],
