@@ -277,6 +277,20 @@ def test_a_damaged_entry_is_ignored(cache_dir: Path) -> None:
         assert store.get_many("chunk", ["a", "b"]) == {"b": b"second"}
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.text(max_size=5000), st.binary(max_size=5000)), max_size=4))
+def test_a_digest_is_the_sha256_of_its_parts_each_after_its_length(parts: list[str | bytes]) -> None:
+    """The framing every cache key is made by (so that no two lists of parts collide), whichever way the parts
+    are fed, and with the prefix hashed once (``digests``)."""
+    expected = hashlib.sha256()
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        expected.update(len(data).to_bytes(8, "big") + data)
+    assert caching.digest(*parts) == expected.hexdigest()
+    if parts:
+        assert caching.digests(*parts[:-1])(parts[-1]) == expected.hexdigest()
+
+
 def test_a_row_read_for_another_key_is_ignored(cache_dir: Path) -> None:
     """A row is sealed with its namespace and key: one found under another key (a damaged index, say) is not
     read as that key's value."""

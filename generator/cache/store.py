@@ -74,7 +74,10 @@ def location() -> Path | None:
 
 def digest(*parts: bytes | str) -> str:
     """A key: SHA-256 of the parts, each length-prefixed so that no two lists of parts collide."""
-    return digests(*parts[:-1])(parts[-1]) if parts else hashlib.sha256().hexdigest()
+    h = hashlib.sha256()
+    for part in parts:
+        _feed(h, part)
+    return h.hexdigest()
 
 
 def digest_of(value: object) -> str:
@@ -125,9 +128,14 @@ def bucket_of(key: str, count: int) -> int:
 
 
 def _feed(h: hashlib._Hash, part: bytes | str) -> None:
+    """``part``'s length (8 bytes), then ``part``: in one call where it is short (most keys' parts), in two
+    where copying it would cost more than a call."""
     data = part.encode() if isinstance(part, str) else part
-    h.update(len(data).to_bytes(8, "big"))
-    h.update(data)
+    if len(data) < 4096:
+        h.update(len(data).to_bytes(8, "big") + data)
+    else:
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
 
 
 class Cache:
