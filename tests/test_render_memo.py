@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 
 from schemagen import ir, render
 from schemagen.cache import memo as memoising
+from schemagen.cache.entries import index_of
 from schemagen.cache.format import Session
+from schemagen.cache.spliced import starts
 from schemagen.cache.store import Cache
 from schemagen.diagnostics import Reporter, SchemaError
 from schemagen.project.config import ALL_VARIANTS
@@ -304,6 +306,10 @@ def test_an_edit_is_spliced_from_the_text_written_before_reading_the_entries_of_
             if n:
                 assert plan.spliced is not None and plan.same, (variant, n)
                 assert len(plan.same) < len(module.declarations) and 0 < len(read) < memoising.BUCKETS, (variant, n)
+            index = index_of(store.get(memoising.NAMESPACE, plan.slots[memoising.BUCKETS]))
+            assert index is not None
+            _, head, _, _, layouts, _, at, _ = index  # (where each stretch starts, as the layouts say)
+            assert list(at) == starts(head, layouts), (variant, n)  # type: ignore[arg-type]
             text = made.encode()
 
 

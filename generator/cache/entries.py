@@ -16,12 +16,12 @@ Entry = tuple[str, State, Shape]
 """A fragment as the cache keeps it: its text, imports and formatted stretch, in builtins alone (a bucket
 of them is read by one ``pickle.loads``, with no call per fragment)."""
 
-Index = tuple[str, Shape, tuple[str, ...], tuple[str, ...], tuple[Layout, ...], tuple[State, ...], str]
+Index = tuple[str, Shape, tuple[str, ...], tuple[str, ...], tuple[Layout, ...], tuple[State, ...], tuple[int, ...], str]
 """What a module put together from entries is: the passes' record it was made from (``Unchanged.now``), its
 head's stretch, its declarations' names and its entries' keys, in order (so that its text can be put together
 again without its IR: ``restore``; and an unchanged declaration's key read, not worked out again: ``plan``);
-then each entry's layout and imports, and the digest of the text (so that after an edit the module is spliced
-from that text, where the file still holds it: ``spliced``)."""
+then each entry's layout, imports and where its stretch starts in the text, and the digest of the text (so that
+after an edit the module is spliced from that text, where the file still holds it: ``spliced``)."""
 
 
 _STRETCH = (str, int, str, int, str)
@@ -32,7 +32,7 @@ def index_of(data: bytes | None) -> Index | None:
         index = pickle.loads(data) if data is not None else None
     except Exception:
         return None
-    return index if isinstance(index, tuple) and len(index) == 7 else None
+    return index if isinstance(index, tuple) and len(index) == 8 else None
 
 
 def entries_of(data: bytes | None) -> dict[str, Entry]:

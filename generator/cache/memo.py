@@ -31,7 +31,7 @@ from ..render.imports import State
 from ..render.options import RenderOptions
 from .entries import Entry, Index, entries_of, fragment_of, index_of, shape_of
 from .format.chunks import Kind, splice
-from .spliced import Before, Layout, Shape, digest, layout
+from .spliced import Before, Layout, Shape, digest, layout, starts
 from .store import bucket, digest_of, digests as prefixed, grouped
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ class Unchanged:
     names: frozenset[str]
 
 NAMESPACE = "declaration"
-SCHEME = "7"
+SCHEME = "8"
 BUCKETS = 64
 
 
@@ -189,8 +189,9 @@ class Memo:
         imports = [entry[1] for entry in entries.values()]
         shapes = [shape for _, _, shape in entries.values() if shape is not None and len(shape) == 5]
         if fragments and len(shapes) == len(entries):
-            text = self._put_together(plan, env, session, imports, [layout(s) for s in shapes], entries,
-                                      lambda first: splice([first, *shapes]))
+            layouts = [layout(s) for s in shapes]
+            text = self._put_together(plan, env, session, imports, layouts, entries,
+                                      lambda first: (splice([first, *shapes]), starts(first, layouts)))
             if text is not None:
                 return text
         self._keep(plan, entries)
@@ -223,18 +224,19 @@ class Memo:
                                   lambda first: before.splice(first, stretches))
 
     def _put_together(self, plan: Plan, env: jinja2.Environment, session: Session, imports: list[State],
-                      layouts: list[Layout], entries: dict[int, Entry], join: Callable[[Shape], str]) -> str | None:
+                      layouts: list[Layout], entries: dict[int, Entry],
+                      join: Callable[[Shape], tuple[str, list[int]]]) -> str | None:
         """The module: its head (with ``imports``) and the declarations' stretches, spliced by ``join`` (given the
-        head's stretch); its index kept with the declarations' ``layouts`` and the ``entries`` made. ``None``
-        where black treats the head specially."""
+        head's stretch; with where each stretch starts); its index kept with the declarations' ``layouts`` and
+        the ``entries`` made. ``None`` where black treats the head specially."""
         head = render.head(plan.module, plan.variant, plan.source, env, plan.options, imports)
         [first] = session.stretches([head], head=True)
         if first is None:
             return None
-        text = join(first)
+        text, at = join(first)
         names = tuple(d.name for d in plan.module.declarations)
         made = digest(text.encode())
-        index = (plan.record, shape_of(first), names, tuple(plan.keys), tuple(layouts), tuple(imports), made)
+        index = (plan.record, shape_of(first), names, tuple(plan.keys), tuple(layouts), tuple(imports), tuple(at), made)
         self._keep(plan, entries, index)
         self.indexed[plan.source, plan.variant] = made
         return text
