@@ -434,10 +434,12 @@ def test_a_run_with_nothing_to_write_reads_no_text_and_one_with_a_file_to_write_
 
 def test_the_digest_of_a_module_the_memo_put_together_is_the_one_of_its_bytes(project: Path, cache_dir: Path) -> None:
     """The memo tells the digest of each module it put together (the run does not work it out again): the
-    one ``write`` compares files by."""
+    one ``write`` compares files by; and its bytes, which ``write`` writes (the text is not encoded again)."""
     result = generate.plan(configuration.load(project))
     assert result.restorable
     assert all(result.files.digests[p] == write.digest(result.files[p].encode()) for p in result.files)
+    assert result.files.encoded.keys() == result.restorable.keys()
+    assert all(result.files.bytes_of(p) == result.files[p].encode() for p in result.files)
 
 
 def test_kept_texts_the_cache_lost_are_made_again(project: Path, cache_dir: Path) -> None:

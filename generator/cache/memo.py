@@ -104,9 +104,9 @@ class Memo:
     salt: str
     scope: str = ""
     _shared: _Inputs | None = field(default=None, repr=False)
-    indexed: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
+    indexed: dict[tuple[str, str], tuple[str, bytes]] = field(default_factory=dict, repr=False)
     """The modules (source, variant) ``formatted`` put together from entries, and kept the index of: the
-    digest of each one's text (``spliced.digest`` of its bytes)."""
+    digest of each one's text (``spliced.digest`` of its bytes), and those bytes (UTF-8: encoded once)."""
 
     def plan(self, module: ir.Module, variant: str, source: str, options: RenderOptions,
              digests: Mapping[str, str] | None = None, unchanged: Unchanged | None = None,
@@ -235,10 +235,11 @@ class Memo:
             return None
         text, at = join(first)
         names = tuple(d.name for d in plan.module.declarations)
-        made = digest(text.encode())
+        data = text.encode()
+        made = digest(data)
         index = (plan.record, shape_of(first), names, tuple(plan.keys), tuple(layouts), tuple(imports), tuple(at), made)
         self._keep(plan, entries, index)
-        self.indexed[plan.source, plan.variant] = made
+        self.indexed[plan.source, plan.variant] = (made, data)
         return text
 
     def restore(self, source: str, variant: str, options: RenderOptions) -> str | None:

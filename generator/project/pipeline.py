@@ -316,9 +316,10 @@ class Renderer:
             self.texts.put(source, variant, self._text_key(variant, source), text)
         return text
 
-    def restorable(self, source: str, variant: str) -> str | None:
+    def restorable(self, source: str, variant: str) -> tuple[str, bytes] | None:
         """If the module of input ``source`` in ``variant`` was put together from the memo's entries, and can be
-        again without its IR (``Memo.restore``): the SHA-256 of its bytes (``write.digest``); else ``None``."""
+        again without its IR (``Memo.restore``): the SHA-256 of its bytes (``write.digest``), and those; else
+        ``None``."""
         return None if self.memo is None else self.memo.indexed.get((source, variant))
 
     def kept(self, variant: str, source: str) -> str | None:

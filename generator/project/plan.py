@@ -166,6 +166,7 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
     outcomes.update(zip((at for at, _ in jobs), render_all([job for _, job in jobs], renderer, config.jobs)))
     restorable: dict[Path, tuple[str, str]] = {}
     known: dict[Path, str] = {}  # (the digests of the texts the memo put together: not worked out again)
+    encoded: dict[Path, bytes] = {}  # (and their bytes: not encoded again)
     for source in lowered:
         for variant in config.variants:
             outcome = outcomes[source.display, variant]
@@ -176,14 +177,15 @@ def _render_all(config: Config, sources: list[Input], store: Cache | None) -> Re
                 made = renderer.restorable(source.label, variant)
                 if made is not None:
                     restorable[path] = (source.label, variant)
-                    known[path] = made
+                    known[path], encoded[path] = made
             else:
                 errors.extend(outcome)
     if errors:
         raise SchemaError(list(dict.fromkeys(errors)))
     # A file that several inputs read (shared definitions) says the same in each: once is enough.
     warnings += stale([*config.ignore, *(e for s in sources for e in s.ignore)], used, config.root)
-    return Result(Files.of(files, known), list(dict.fromkeys(warnings)), len(set(ignored) - set(warnings)), restorable)
+    return Result(Files.of(files, known, encoded), list(dict.fromkeys(warnings)), len(set(ignored) - set(warnings)),
+                  restorable)
 
 
 def _module(source: Input, variant: str) -> Path:

@@ -21,16 +21,27 @@ class Files(Mapping[Path, str]):
     the texts got when one is first read (``texts``: made by this run, or the last run's, read from the
     cache). A run with nothing to do compares the files on disk with the digests, and reads no text."""
 
-    def __init__(self, digests: dict[Path, str], texts: Callable[[], dict[Path, str]]) -> None:
+    def __init__(self, digests: dict[Path, str], texts: Callable[[], dict[Path, str]],
+                 encoded: Mapping[Path, bytes] | None = None) -> None:
+        """``encoded``: the bytes of some texts, where they are at hand (``bytes_of`` encodes the others)."""
         self.digests = digests
         self._get = texts
         self._texts: dict[Path, str] | None = None
+        self.encoded = encoded or {}
 
     @classmethod
-    def of(cls, texts: dict[Path, str], known: Mapping[Path, str] | None = None) -> Files:
-        """``texts``, each one's digest taken from ``known`` where it is there (it must be ``digest`` of its bytes)."""
+    def of(cls, texts: dict[Path, str], known: Mapping[Path, str] | None = None,
+           encoded: Mapping[Path, bytes] | None = None) -> Files:
+        """``texts``, each one's digest taken from ``known`` where it is there (it must be ``digest`` of its bytes),
+        and its bytes from ``encoded`` (they must be its UTF-8)."""
         known = known or {}
-        return cls({path: known.get(path) or digest(text.encode()) for path, text in texts.items()}, lambda: texts)
+        return cls({path: known.get(path) or digest(text.encode()) for path, text in texts.items()}, lambda: texts,
+                   encoded)
+
+    def bytes_of(self, path: Path) -> bytes:
+        """The text of ``path`` as it is written: UTF-8."""
+        found = self.encoded.get(path)
+        return found if found is not None else self[path].encode()
 
     def __getitem__(self, path: Path) -> str:
         if self._texts is None:
@@ -68,12 +79,12 @@ def compare(output: Path, files: Files) -> Changes:
     return changes
 
 
-def apply(output: Path, files: Mapping[Path, str], changes: Changes) -> None:
+def apply(output: Path, files: Files, changes: Changes) -> None:
     for rel in changes.written:
         target = output / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(target.name + ".schemagen-tmp")
-        tmp.write_bytes(files[rel].encode())
+        tmp.write_bytes(files.bytes_of(rel))
         tmp.replace(target)
     for rel in changes.removed:
         (output / rel).unlink()
