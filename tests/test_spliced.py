@@ -1,6 +1,6 @@
 """A module spliced from the text before (generator/cache/spliced.py) is what ``chunks.splice`` makes of all
-its stretches: whatever was kept, made anew, moved, added or dropped, and however the blank lines around
-each stretch fall."""
+its stretches, and each starts where ``spliced.starts`` says: whatever was kept, made anew, moved, added or
+dropped, and however the blank lines around each stretch fall."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schemagen.cache.format.chunks import KINDS, splice
-from schemagen.cache.spliced import Before, digest, layout
+from schemagen.cache.spliced import Before, digest, layout, starts
 
 KIND = st.sampled_from(sorted(KINDS))
 
@@ -48,20 +48,24 @@ def test_a_module_spliced_from_the_text_before_is_all_its_stretches_spliced(edit
     head, old, new = edit
     text = splice([head, *(stretch for _, stretch in old)])
     names = [name for name, _ in old]
-    index = ("", head, tuple(names), tuple(f"key {name} {stretch}" for name, stretch in old),
-             tuple(layout(stretch) for _, stretch in old), tuple(((), (), ()) for _ in old), digest(text.encode()))
+    layouts = [layout(stretch) for _, stretch in old]
+    index = ("", head, tuple(names), tuple(f"key {name} {stretch}" for name, stretch in old), tuple(layouts),
+             tuple(((), (), ()) for _ in old), tuple(starts(head, layouts)), digest(text.encode()))
     before = Before.of(index, lambda: text.encode())
     assert before is not None
     kept = dict(old)
     pieces = [(name, None if kept.get(name) == stretch else stretch) for name, stretch in new]
-    assert before.splice(head, pieces) == splice([head, *(stretch for _, stretch in new)])
+    made, at = before.splice(head, pieces)
+    assert made == splice([head, *(stretch for _, stretch in new)])
+    assert at == starts(head, [layout(stretch) for _, stretch in new])
 
 
 def test_other_bytes_than_the_index_was_kept_with_are_not_spliced_from() -> None:
     head = ("import", 0, "import", 0, "import x\n")
     stretch = ("class", 0, "class", 0, "class A:\n    x: int\n")
     text = splice([head, stretch])
-    index = ("", head, ("A",), ("k",), (layout(stretch),), (((), (), ()),), digest(text.encode()))
+    index = ("", head, ("A",), ("k",), (layout(stretch),), (((), (), ()),), tuple(starts(head, [layout(stretch)])),
+             digest(text.encode()))
     assert Before.of(index, lambda: text.encode()) is not None
     for other in (text + "\n", text.replace("int", "str"), "", None):
         assert Before.of(index, lambda: None if other is None else other.encode()) is None
