@@ -4,7 +4,7 @@ changed declaration's summary leaves a decision as it was (``shares_alike``, ``t
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .. import ir
@@ -70,11 +70,11 @@ class Record:
     """Each declaration's, by its name there. (A cache may read each one only when it is asked for.)"""
 
 
-def shares_alike(now: ShareSummary, then: ShareSummary | None, outlines: frozenset[tuple[object, ...]]) -> bool:
+def shares_alike(now: ShareSummary, then: ShareSummary, outlines: frozenset[tuple[object, ...]]) -> bool:
     """``share.decide`` decides as it did with ``then`` now ``now``: the same summary, or a named declaration that
     refers to the same names, whose outline was and is no inline declaration's (it is no one's twin, and no
     text reads its own). (Whose text was read is decided again by the caller.)"""
-    return now == then or (then is not None and not now.inline and not then.inline and now.refers == then.refers
+    return now == then or (not now.inline and not then.inline and now.refers == then.refers
                            and now.outline not in outlines and then.outline not in outlines)
 
 
@@ -83,21 +83,3 @@ def tags_alike(now: TagSummary, then: TagSummary | None, members: frozenset[str]
     a declaration no union reads as a member (its keys and constants are read by none)."""
     return now == then or (then is not None and now.name == then.name and now.name not in members
                            and now.unions == then.unions and now.union_of == then.union_of)
-
-
-class Over(Mapping[str, Summaries]):
-    """The summaries made again over those before (the same names): each one before is read only if asked for."""
-
-    def __init__(self, made: Mapping[str, Summaries], before: Mapping[str, Summaries]) -> None:
-        self.made = made
-        self.before = before
-
-    def __getitem__(self, name: str) -> Summaries:
-        found = self.made.get(name)
-        return self.before[name] if found is None else found
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.before)
-
-    def __len__(self) -> int:
-        return len(self.before)

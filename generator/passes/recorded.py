@@ -14,9 +14,10 @@ names in the same order, or a decision came out otherwise for a declaration it d
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections import ChainMap
+from collections.abc import Callable, Collection, Iterable, Mapping, MutableMapping
 from dataclasses import replace
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from .. import ir
 from ..diagnostics import Location, Reporter
@@ -24,7 +25,7 @@ from ..ir.walk import reached
 from ..names import Naming
 from . import defaults, naming, refs, required_defaults
 from .order import Placement, Summary as OrderSummary, cut, decide as place, placed, summary as order_summary
-from .record import Kept, Over, Record, Said, Summaries, shares_alike, tags_alike
+from .record import Kept, Record, Said, Summaries, shares_alike, tags_alike
 from .share import Summary as ShareSummary, decide as share, shared, summary as share_summary
 from .tags import Summary as TagSummary, decide as tag, summary as tag_summary, tagged as with_tags
 from .required_defaults import Setting
@@ -133,7 +134,9 @@ class _Passes:
             elif n in gone and (before is None or n in self.changed):
                 each[n] = Kept(refers[n])
                 made[n] = Summaries(self._share_of(n, shares))
-        summaries = made if before is None else Over(made, before.summaries)
+        # (the summaries made again over those before: ChainMap only reads the second map, each summary when
+        # asked for; it writes to the first alone)
+        summaries = made if before is None else ChainMap(made, cast(MutableMapping[str, Summaries], before.summaries))
         return result, replace(record, each=each, summaries=summaries)
 
     def _share_of(self, name: str, shares: Mapping[str, ShareSummary]) -> ShareSummary:
