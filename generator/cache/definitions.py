@@ -41,12 +41,13 @@ from .places import Places
 Digested = tuple[Unit, tuple[str, ...]]
 """A unit, with ``digest_of`` each of its declarations (which the passes' record tells them apart by)."""
 
-Shortened = tuple[dict[str, str], frozenset[str]]
-"""The short names a module's inline classes took (``shorten.short_names``), and the declarations that
-renaming them changed (by their names before): those it renamed, and those that mention one."""
+Shortened = tuple[dict[str, str], frozenset[str], str]
+"""The short names a module's inline classes took (``shorten.short_names``), the declarations that
+renaming them changed (by their names before): those it renamed, and those that mention one; and a digest
+of what the short names were chosen from (the declarations' names, and where the inline ones are declared)."""
 
 NAMESPACE = "units"
-SCHEME = "5"
+SCHEME = "6"
 BUCKETS = 64
 
 
@@ -228,10 +229,13 @@ def _finished(declarations: list[ir.Declaration], root: str | None, declared_in:
               before: Shortened | None = None, put_back: set[int] | frozenset[int] = frozenset()
               ) -> tuple[ir.Module, Shortened]:
     """``lowering.finished`` of the declarations of one document's definitions (none copied from another
-    file, none left out), and what shortening their names changed. Where the short names are ``before``'s,
+    file, none left out), and what shortening their names changed. The short names are ``before``'s where they
+    are chosen from the same names (not chosen again: that compares every name). Where they are ``before``'s,
     a declaration put back as the last run had it (those at ``put_back``) is renamed only if it was then:
     the others are as they were, and are not walked for the names they mention."""
-    short = short_names([d.name for d in declarations], declared_in, names)
+    named = [d.name for d in declarations]
+    chosen_from = digest(repr(named), repr(declared_in))  # (of the names' setting too: it is in the context)
+    short = before[0] if before is not None and before[2] == chosen_from else short_names(named, declared_in, names)
     look = range(len(declarations)) if before is None or before[0] != short else \
         [i for i, d in enumerate(declarations) if i not in put_back or d.name in before[1]]
     renamed = rename_all(ir.Module(tuple(declarations[i] for i in look), root), short)
@@ -239,7 +243,7 @@ def _finished(declarations: list[ir.Declaration], root: str | None, declared_in:
     for i, d in zip(look, renamed.declarations):
         out[i] = d
     touched = frozenset(declarations[i].name for i, d in zip(look, renamed.declarations) if d is not declarations[i])
-    return ir.Module(tuple(out), renamed.root), (short, touched)
+    return ir.Module(tuple(out), renamed.root), (short, touched, chosen_from)
 
 
 def _digested(units: dict[str, Unit]) -> dict[str, Digested]:

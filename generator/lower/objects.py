@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from .. import ir
@@ -88,6 +87,8 @@ def check_required(lw: Context, schema: Schema) -> None:
     for key in dict.fromkeys(r for r in schema.get("required") or [] if isinstance(r, str)):
         if key in properties or key in inherited or any(_matches(p, key) for p in patterns):
             continue
+        import difflib  # (here: a run that warns of nothing imports none of it)
+
         close = difflib.get_close_matches(key, list(properties), n=1, cutoff=0.7)
         guess = f" (did you mean {close[0]!r}?)" if close else ""
         said = (f"`required` names {key!r}, which `additionalProperties: false` forbids{guess}: no object is valid"

@@ -10,7 +10,6 @@ templates can have written it, that line.
 from __future__ import annotations
 
 import re
-import traceback
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Location
@@ -34,6 +33,8 @@ def problem(exc: BaseException, folder: Path | None, variant: str, source: str, 
         return None
     if isinstance(exc, FormatError):
         return _unparsable(exc, folder, mine, f"the {variant} module of {source}", root)
+    import traceback
+
     import jinja2
 
     if isinstance(exc, jinja2.TemplateSyntaxError) and exc.filename:  # (or an unknown filter or test)
