@@ -146,8 +146,8 @@ def test_the_ir_knows_no_dialect_and_no_render_option() -> None:
     for word in DIALECT_WORDS + ("msgspec", "typeddict", "jinja", "black"):
         assert word not in source, f"ir/ mentions {word!r}"
     for node in (ir.Field, ir.Model, ir.Alias, ir.Module, ir.Union):
-        assert node.__dataclass_params__.frozen  # type: ignore[attr-defined]
-        assert "__slots__" in vars(node), f"{node.__name__} is not slotted"
+        assert node.__struct_config__.frozen, f"{node.__name__} is not frozen"
+        assert not node.__struct_config__.dict, f"{node.__name__} has a __dict__"
 
 
 def test_templates_hold_layout_not_logic() -> None:

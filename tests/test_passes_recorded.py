@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ import pytest
 
 from schemagen import ir, passes
 from schemagen.diagnostics import Reporter, SchemaError
+from schemagen.frozen import replace
 from schemagen.names import Naming
 from schemagen.passes import Record
 from schemagen.project import pipeline

@@ -3,12 +3,11 @@ it says otherwise keeps it (its text is built field by field, ``share._bare``)."
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pytest
 
-from schemagen import ir
+from schemagen import frozen, ir
 from schemagen.diagnostics import Reporter
 from schemagen.passes.share import share
 
@@ -25,7 +24,7 @@ def shared(named: ir.Declaration, copy: ir.Declaration) -> bool:
 
 
 def test_a_copy_that_says_the_same_in_other_lines_is_the_named_declaration() -> None:
-    copy = dataclasses.replace(NAMED, name="KeyOwner", doc="An\n  owner.", inline=True,
+    copy = frozen.replace(NAMED, name="KeyOwner", doc="An\n  owner.", inline=True,
                                origin=ir.Origin("spec.json", "/properties/owner"))
     assert shared(NAMED, copy)
 
@@ -36,9 +35,9 @@ def test_a_copy_that_says_the_same_in_other_lines_is_the_named_declaration() -> 
     (ir.Field, "required", False), (ir.Field, "default", ir.Default("x")), (ir.Field, "doc", "Another."),
 ])
 def test_a_copy_that_says_anything_else_stays_its_own(node: type[Any], field: str, value: Any) -> None:
-    changed = dataclasses.replace(FIELD, **{field: value}) if node is ir.Field else FIELD
-    copy = dataclasses.replace(NAMED, name="KeyOwner", inline=True, fields=(changed,))
-    copy = dataclasses.replace(copy, **{field: value}) if node is ir.Model else copy
+    changed = frozen.replace(FIELD, **{field: value}) if node is ir.Field else FIELD
+    copy = frozen.replace(NAMED, name="KeyOwner", inline=True, fields=(changed,))
+    copy = frozen.replace(copy, **{field: value}) if node is ir.Model else copy
     assert not shared(NAMED, copy)
 
 
@@ -46,7 +45,7 @@ def test_a_copy_that_says_anything_else_stays_its_own(node: type[Any], field: st
     ("doc", "A key's\n  owner.", False), ("doc", "Another.", True), ("type", ir.Scalar("int"), True)])
 def test_an_alias_copy_is_shared_by_its_type_and_doc_alone(field: str, value: Any, kept: bool) -> None:
     named = ir.Alias("OwnerId", ir.Scalar("str"), "A key's owner.")
-    copy = dataclasses.replace(named, name="KeyOwner", inline=True, origin=ir.Origin("spec.json", "/properties/owner"),
+    copy = frozen.replace(named, name="KeyOwner", inline=True, origin=ir.Origin("spec.json", "/properties/owner"),
                                **{field: value})
     assert shared(named, copy) is not kept
 
@@ -56,4 +55,4 @@ def test_every_field_of_a_declaration_is_compared_or_set_aside() -> None:
     compared = {ir.Model: {"fields", "doc", "closed"}, ir.Alias: {"type", "doc"},
                 ir.Field: {"name", "wire_name", "type", "required", "default", "doc"}}
     for node, fields in compared.items():
-        assert {f.name for f in dataclasses.fields(node)} == fields | SET_ASIDE[node], node.__name__
+        assert {f.name for f in frozen.fields(node)} == fields | SET_ASIDE[node], node.__name__

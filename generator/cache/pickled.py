@@ -1,4 +1,5 @@
-"""Pickling what the cache keeps: the IR, lowering's units and the passes' records, by their constructors.
+"""Pickling what the cache keeps: lowering's units and the passes' records by their constructors (the IR's nodes
+are ``frozen.Frozen`` records, which pickle as such a call and are read back in C).
 
 ``pickle`` stores a frozen dataclass with slots as its class and the list of its fields' values, and
 reads it back through ``dataclasses``' ``__setstate__``, which looks up the class's fields again for
@@ -14,12 +15,11 @@ from __future__ import annotations
 import copyreg
 import io
 import pickle
-from collections.abc import Callable, Iterable
-from dataclasses import fields, is_dataclass
+from collections.abc import Callable
+from dataclasses import fields
 from operator import attrgetter
 from typing import Any
 
-from .. import ir
 from ..diagnostics import Diagnostic, Location
 from ..frontend.schema import Definition, Schema
 from ..lower.units import Unit
@@ -54,13 +54,8 @@ def by_constructor(cls: type) -> Reducer:
     return lambda value: (cls, values(value))
 
 
-def _frozen_dataclasses(namespace: Iterable[object]) -> list[type]:
-    return [c for c in namespace if isinstance(c, type) and is_dataclass(c) and c.__dataclass_params__.frozen]  # type: ignore[attr-defined]
-
-
-CLASSES: tuple[type, ...] = (*_frozen_dataclasses(vars(ir.nodes).values()), Diagnostic, Location, Unit, Kept, Record,
-                             Summaries, Placement, Definition)
-"""What the cache keeps many of: the IR's nodes, what was said and where, lowering's units, the passes' records,
+CLASSES: tuple[type, ...] = (Diagnostic, Location, Unit, Kept, Record, Summaries, Placement, Definition)
+"""What the cache keeps many of besides the IR: what was said and where, lowering's units, the passes' records,
 the definitions normalised."""
 _TABLE: dict[type, Reducer] = {cls: by_constructor(cls) for cls in CLASSES}
 _NEW: Callable[..., Any] = copyreg.__newobj__  # type: ignore[attr-defined]  # (typeshed leaves it out)

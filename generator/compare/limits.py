@@ -10,9 +10,9 @@ its ``why`` says why no payload shows it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from .. import ir
+from .. import frozen, ir
 
 Bound = tuple[float, bool]
 """A bound and whether it is inclusive."""
@@ -116,7 +116,7 @@ def without(t: ir.Type, names: tuple[str, ...]) -> ir.Type:
     if not isinstance(t, ir.Constrained):
         return t
     cleared = {n: False if n == "unique_items" else None for n in names}
-    return ir.Constrained(t.type, replace(t.constraints, **cleared))  # type: ignore[arg-type]
+    return ir.Constrained(t.type, frozen.replace(t.constraints, **cleared))
 
 
 def tuple_limits(items: int) -> ir.Constraints:

@@ -19,10 +19,11 @@ import math
 import operator
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from fractions import Fraction
 
 from .. import ir
+from ..frozen import fields
 from ..render import VARIANTS
 from ..render.annotations import spelled
 from .sides import Side

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import Any
 
+from ..frozen import Frozen, fields
 from . import nodes as ir
 
 
 def to_data(node: Any) -> Any:
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+    if isinstance(node, Frozen):
         data: dict[str, Any] = {"node": type(node).__name__}
-        for f in dataclasses.fields(node):
+        for f in fields(node):
             data[f.name] = to_data(getattr(node, f.name))
         return data
     if isinstance(node, (tuple, list)):

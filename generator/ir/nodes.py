@@ -1,14 +1,15 @@
 """The IR's nodes: what the schema means, in no dialect and for no backend.
 
-Every node is a small frozen dataclass. "May be absent" (``Field.required``), "may be null"
-(a ``Null`` member of a ``Union``) and "has a default" (``Field.default``) are three separate
-facts; each backend decides how to say them.
+Every node is a small frozen record (``frozen.Frozen``: a frozen dataclass in all a reader sees, made in C).
+"May be absent" (``Field.required``), "may be null" (a ``Null`` member of a ``Union``) and "has a default"
+(``Field.default``) are three separate facts; each backend decides how to say them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal as _Literal, TypeAlias
+from typing import Literal as _Literal, TypeAlias
+
+from ..frozen import Frozen
 
 JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
 ScalarKind = _Literal["str", "int", "float", "bool"]
@@ -18,51 +19,43 @@ Format = _Literal["date-time", "date", "time", "duration", "uuid", "decimal", "b
 FORMATS: tuple[Format, ...] = ("date-time", "date", "time", "duration", "uuid", "decimal", "base64")
 
 
-@dataclass(frozen=True, slots=True)
-class Scalar:
+class Scalar(Frozen, frozen=True):
     kind: ScalarKind
     format: Format | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class AnyType:
+class AnyType(Frozen, frozen=True):
     """Any JSON value."""
 
 
-@dataclass(frozen=True, slots=True)
-class Null:
+class Null(Frozen, frozen=True):
     """The JSON null value."""
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
+class Ref(Frozen, frozen=True):
     """A named declaration of this module, or of the output package ``module`` (another input)."""
 
     name: str
     module: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Array:
+class Array(Frozen, frozen=True):
     item: Type
 
 
-@dataclass(frozen=True, slots=True)
-class Map:
+class Map(Frozen, frozen=True):
     """A JSON object with arbitrary string keys."""
 
     value: Type
 
 
-@dataclass(frozen=True, slots=True)
-class Tuple:
+class Tuple(Frozen, frozen=True):
     """A JSON array of exactly these items, in this order."""
 
     items: tuple[Type, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Constraints:
+class Constraints(Frozen, frozen=True):
     """Limits on a value beyond its type; ``None`` means no limit."""
 
     min_length: int | None = None
@@ -78,14 +71,12 @@ class Constraints:
     unique_items: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Constrained:
+class Constrained(Frozen, frozen=True):
     type: Type
     constraints: Constraints
 
 
-@dataclass(frozen=True, slots=True)
-class Union:
+class Union(Frozen, frozen=True):
     members: tuple[Type, ...]
     tag_field: str | None = None
     """The wire name of the property whose value tells the (model) members apart, if the schema names one."""
@@ -93,23 +84,20 @@ class Union:
     """(member declaration, its value of ``tag_field``) where the schema says so beyond a ``const``."""
 
 
-@dataclass(frozen=True, slots=True)
-class Literal:
+class Literal(Frozen, frozen=True):
     values: tuple[LiteralValue, ...]
 
 
 Type: TypeAlias = Scalar | AnyType | Null | Ref | Array | Map | Tuple | Constrained | Union | Literal
 
 
-@dataclass(frozen=True, slots=True)
-class Default:
+class Default(Frozen, frozen=True):
     """A default value, as JSON."""
 
     value: JSON
 
 
-@dataclass(frozen=True, slots=True)
-class Field:
+class Field(Frozen, frozen=True):
     name: str
     """The Python identifier."""
     wire_name: str
@@ -120,24 +108,21 @@ class Field:
     doc: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Tag:
+class Tag(Frozen, frozen=True):
     """This model is one member of a tagged union: ``field`` (a wire name) holds ``value``."""
 
     field: str
     value: str | int
 
 
-@dataclass(frozen=True, slots=True)
-class Origin:
+class Origin(Frozen, frozen=True):
     """Where a declaration was read from, for messages: a file and a JSON pointer in it."""
 
     path: str
     pointer: str
 
 
-@dataclass(frozen=True, slots=True)
-class Model:
+class Model(Frozen, frozen=True):
     name: str
     fields: tuple[Field, ...]
     doc: str | None = None
@@ -149,8 +134,7 @@ class Model:
     origin: Origin | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Alias:
+class Alias(Frozen, frozen=True):
     name: str
     type: Type
     doc: str | None = None
@@ -161,24 +145,10 @@ class Alias:
 Declaration: TypeAlias = Model | Alias
 
 
-@dataclass(frozen=True, slots=True)
-class Module:
+class Module(Frozen, frozen=True):
     declarations: tuple[Declaration, ...]
     root: str | None = None
     """The name of the declaration that stands for the whole document, if any."""
-
-
-def _plain_reprs(*classes: type[Any]) -> None:
-    """The classes' ``repr`` without the guard against a node that holds itself, which ``dataclass``
-    wraps around it: IR nodes are frozen and built from the leaves up, so none can, and the guard costs
-    as much as the ``repr`` itself (``passes.share`` and ``cache.memo`` write thousands of them). The
-    text is the same."""
-    for cls in classes:
-        cls.__repr__ = getattr(cls.__repr__, "__wrapped__", cls.__repr__)
-
-
-_plain_reprs(Scalar, AnyType, Null, Ref, Array, Map, Tuple, Constraints, Constrained, Union, Literal, Default, Field,
-             Tag, Origin, Model, Alias, Module)
 
 
 def union(*types: Type) -> Type:

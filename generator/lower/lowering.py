@@ -8,13 +8,13 @@ and the names they took, and hands each schema to the rule for what it is.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from .. import ir
 from ..diagnostics import Reporter
 from ..frontend.nesting import MAX_NESTING
 from ..frontend.schema import Schema, SchemaSet
+from ..frozen import replace
 from ..ir.walk import map_declaration_types, map_refs, nesting, reachable
 from ..names import Naming, as_written, unique
 from . import arrays, objects, references, unions
@@ -25,8 +25,8 @@ from .homes import folds_of, home_first
 from .literals import literal
 from .places import Places
 from .sdk import sdk_names
-from .shorten import shortened
 from .shapes import KINDS, NEVER, REF_ANNOTATIONS, is_model, mixed_with_object, text
+from .shorten import shortened
 
 #: Keywords this version does not enforce: reported, never dropped silently.
 UNSUPPORTED = ("not", "if", "dependentSchemas", "dependentRequired", "dependencies",

@@ -4,11 +4,11 @@ being built, is reported and dropped, never emitted."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from .. import ir
 from ..diagnostics import Reporter
+from ..frozen import replace
 from ..ir.values import fits
 from .where import location
 

@@ -7,10 +7,10 @@ when it is already a valid identifier, and win over inline declarations on a cla
 from __future__ import annotations
 
 from collections.abc import Container, Mapping, Sequence
-from dataclasses import replace
 
 from .. import ir
 from ..diagnostics import Reporter
+from ..frozen import replace
 from ..ir.walk import mentions, rename_all, types
 from ..names import (FIELD_RESERVED, FORMAT_NAMES, MODULE_NAMES, OUTPUT_NAMES, RESERVED, Both, identifier, pascal,
                      Naming, as_written, portable_wire_name, unique, words)

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .. import ir
 from ..diagnostics import Reporter, few
+from ..frozen import replace
 from ..ir.walk import map_types, refs
 from .where import location
 

@@ -11,11 +11,11 @@ warning per input counts them and names the setting.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Literal
 
 from .. import ir
 from ..diagnostics import Location, Reporter, few
+from ..frozen import replace
 from ..ir.values import fits
 from .where import location
 

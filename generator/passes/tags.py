@@ -10,11 +10,11 @@ gives its members other tags than an earlier union gave them: a model has one ta
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import NamedTuple
 
 from .. import ir
 from ..diagnostics import Location, Reporter, few
+from ..frozen import replace
 from ..ir.walk import LEAVES, types
 from .where import location
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from .. import ir
+from ..frozen import fields
 from ..ir.walk import map_types
 from . import literals
 from .imports import Imports

@@ -10,7 +10,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
-from .. import ir
+from .. import frozen, ir
 from ..ir.walk import map_types, refs
 from ..names import enum_member
 from . import literals
@@ -209,7 +209,7 @@ def _null_aliases_as_none(t: ir.Type, declarations: Mapping[str, ir.Declaration]
         if members == list(node.members):
             return node
         merged = ir.union(*members)  # the null once, last; the tags stay
-        return replace(node, members=merged.members) if isinstance(merged, ir.Union) else merged
+        return frozen.replace(node, members=merged.members) if isinstance(merged, ir.Union) else merged
 
     return map_types(t, change)
 

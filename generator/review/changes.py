@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from .. import ir
+from ..frozen import fields
 from ..ir.walk import rename_all
 from ..render.annotations import spelled as describe
 
