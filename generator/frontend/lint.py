@@ -25,9 +25,18 @@ from .values import Values
 
 
 def check(schemas: SchemaSet, reporter: Reporter) -> None:
-    definitions = schemas.definitions
+    values = walked(schemas.definitions, schemas.definitions, reporter)
+    if values:
+        rejected(values, schemas.definitions, reporter)
+
+
+def walked(walk: Mapping[str, Definition], definitions: Mapping[str, Definition],
+           reporter: Reporter) -> list[tuple[Location, str, Any, Schema]]:
+    """The schemas of the definitions ``walk`` (of ``definitions``), each once: their ``discriminator`` mappings
+    checked, and the values they give themselves (each ``default`` but a property's, each ``examples`` item)
+    to check, in the order met."""
     values: list[tuple[Location, str, Any, Schema]] = []
-    for schema, keyword in _walk(definitions):
+    for schema, keyword in _walk(walk):
         if "discriminator" in schema:
             mapping(schema, definitions, reporter)
         if "default" in schema and keyword != "properties":
@@ -35,8 +44,7 @@ def check(schemas: SchemaSet, reporter: Reporter) -> None:
         items = schema.get("examples")
         if isinstance(items, list):
             values.extend((schema.loc.child("examples", i), "`examples` item", v, schema) for i, v in enumerate(items))
-    if values:
-        rejected(values, definitions, reporter)
+    return values
 
 
 def examples(schemas: SchemaSet, reporter: Reporter) -> None:

@@ -21,6 +21,7 @@ from ..cache import forked, verdicts, yaml_pieces
 from ..cache.fingerprint import generator_digest
 from ..cache.compiled import bytecode_cache
 from ..cache.definitions import Definitions
+from ..cache.linted import Linted
 from ..cache.lowered import Lowered
 from ..cache.format import Session
 from ..cache.entries import Entry
@@ -31,7 +32,6 @@ from ..cache.places import Places
 from ..cache.store import Cache
 from ..cache.texts import Texts
 from ..diagnostics import Diagnostic, Location, Reporter, SchemaError
-from ..frontend import lint, validate
 from ..frontend.bundle import Library, bundle
 from ..frontend.dialects import normalise
 from ..frontend.overlays import Origins, mend
@@ -41,19 +41,9 @@ from ..lower import External, lower
 from ..names import pascal
 from ..render.options import RenderOptions
 from ..render.template_errors import problem
+from .checks import Check, checked, examples_checked, in_turn, linted
 from .config import display_path
 from .inputs import Input
-
-
-def in_turn(work: Callable[[Reporter], None], size: int) -> Callable[[], Reporter] | None:
-    """The checks are not done ahead: they are done before lowering, in turn."""
-    return None
-
-
-def checked(schemas: SchemaSet, reporter: Reporter, made_from: Mapping[str, str]) -> None:
-    """The meta-schema check of a set (``validate.check``), given what its definitions were made from, by key,
-    where that is known (``normalised.Keeper.made_from``): the cache's wrapper keeps verdicts by it."""
-    validate.check(schemas, reporter)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +51,11 @@ class Stages:
     """The front-end stage functions a run uses: the pure ones, or the cache's wrappers of them."""
 
     read: Callable[[Path, str], Any] = read_document
-    check: Callable[[SchemaSet, Reporter, Mapping[str, str]], None] = checked
+    check: Check = checked
+    examples: Check = examples_checked
+    lint: Check = linted
+    """The checks of the values the schemas give themselves, after and before ``check`` (``cache.linted`` keeps
+    what they said of each definition)."""
     lowered: Lowered | None = None
     """Where an input's IR is kept across runs (the linker asks it before lowering an input)."""
     definitions: Definitions | None = None
@@ -94,9 +88,11 @@ class Stages:
             return cls()
         sources: dict[str, yaml_pieces.Sources] = {}
         meanwhile = processes > 1
+        values = Linted(store, generator_digest(), scope)
         return cls(read=partial(yaml_pieces.read_document, store=store, processes=processes, sources=sources,
                                 scope=scope),
                    check=partial(verdicts.check, store=store, processes=processes - 1 if meanwhile else processes),
+                   examples=values.examples, lint=values.check,
                    lowered=Lowered(store, generator_digest(), scope) if inputs > 1 else None,
                    definitions=Definitions(store, generator_digest(), scope), sources=sources,
                    normalised=Normalised(store, generator_digest(), scope),
@@ -187,7 +183,7 @@ def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter
                          openapi_scope=source.openapi_scope, files=library, keep=keep)
     schemas = bundle(read, source.display, library, reporter) if source.path.is_file() else read
     made_from = keep.made_from() if keep is not None and schemas is read else {}
-    work = partial(_check, read, schemas, stages.check, made_from)
+    work = partial(_check, read, schemas, stages, made_from)
     told = stages.ahead(work, len(schemas.definitions))
     if told is None:
         work(reporter)
@@ -206,14 +202,14 @@ def _lower(documents: list[tuple[str, Any]], source: Input, root: Path, reporter
     return module
 
 
-def _check(read: SchemaSet, schemas: SchemaSet, check: Callable[[SchemaSet, Reporter, Mapping[str, str]], None],
-           made_from: Mapping[str, str], reporter: Reporter) -> None:
+def _check(read: SchemaSet, schemas: SchemaSet, stages: Stages, made_from: Mapping[str, str],
+           reporter: Reporter) -> None:
     """The checks of a set, in order: the examples its dialect read (in the set as read, before ``bundle``),
     the meta-schema check, and (if that found no error) ``lint``."""
-    lint.examples(read, reporter)
-    check(schemas, reporter, made_from)
+    stages.examples(read, reporter, made_from)
+    stages.check(schemas, reporter, made_from)
     reporter.raise_errors()
-    lint.check(schemas, reporter)
+    stages.lint(schemas, reporter, made_from)
 
 
 def _lowered(schemas: SchemaSet, source: Input, reporter: Reporter, external: External | None, stages: Stages,
