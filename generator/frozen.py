@@ -1,5 +1,5 @@
-"""The package's immutable records that it makes and keeps by the thousand (the IR's nodes): ``Frozen``, with
-``replace`` and ``fields`` for them.
+"""The package's immutable records (the IR's nodes, what the cache keeps of a run, the render's view): ``Frozen``,
+with ``field``, ``replace`` and ``fields`` for them.
 
 A ``Frozen`` class is a frozen ``msgspec.Struct``: a frozen dataclass in all a reader sees (its fields in order
 with their defaults, its ``repr``, equality and hash by value, pattern matching, no ``__dict__``), but its class
@@ -11,8 +11,10 @@ variant of the output: msgspec is one of the generator's own dependencies.)
 
 from __future__ import annotations
 
-from msgspec import Struct, structs
+from msgspec import Struct, field as msgspec_field, structs
 
+field = msgspec_field
+"""``dataclasses.field`` for a ``Frozen`` class's field (``default_factory``)."""
 replace = structs.replace
 """``dataclasses.replace`` for a ``Frozen`` object."""
 fields = structs.fields

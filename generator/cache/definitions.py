@@ -21,22 +21,22 @@ from __future__ import annotations
 import os
 import pickle
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
 
 from .. import ir
 from ..diagnostics import Diagnostic, Reporter
 from ..frontend.schema import SchemaSet
+from ..frozen import Frozen, replace
+from ..ir.walk import rename_all
 from ..lower.context import External, Known, Names, Taken
 from ..lower.homes import home_first
-from ..ir.walk import rename_all
 from ..lower.lowering import lower, lowered
-from ..lower.shorten import short_names
 from ..lower.sdk import sdk_names
+from ..lower.shorten import short_names
 from ..lower.units import Reads, Unit, again, record, to_lower_again
 from ..names import Naming
 from . import pickled
-from .store import Cache, bucket_of, digest, digest_of, grouped
 from .places import Places
+from .store import Cache, bucket_of, digest, digest_of, grouped
 
 Digested = tuple[Unit, tuple[str, ...]]
 """A unit, with ``digest_of`` each of its declarations (which the passes' record tells them apart by)."""
@@ -51,8 +51,7 @@ SCHEME = "6"
 BUCKETS = 64
 
 
-@dataclass(frozen=True, slots=True)
-class _Meta:
+class _Meta(Frozen, frozen=True):
     context: str
     sources: dict[str, str]
     """Each definition's source, by key."""

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .. import ir, render
+from ..frozen import Frozen
 from ..render.imports import State
 from ..render.options import RenderOptions
 from .entries import Entry, Index, entries_of, fragment_of, index_of, shape_of
@@ -40,8 +41,7 @@ if TYPE_CHECKING:
     from .format import Session
     from .store import Cache
 
-@dataclass(frozen=True, slots=True)
-class Unchanged:
+class Unchanged(Frozen, frozen=True):
     """What the passes' record says of a module it made (``cache.passed``): the declarations (``names``) that
     are what they were in the run that kept the record it started from (``before``), and so are what they
     refer to and where those stand; ``now``: the record this run keeps."""

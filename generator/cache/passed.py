@@ -17,10 +17,10 @@ from __future__ import annotations
 import os
 import pickle
 from collections.abc import Iterator, Mapping, Set as AbstractSet
-from dataclasses import replace
 
 from .. import ir, passes
 from ..diagnostics import Reporter
+from ..frozen import replace
 from ..names import Naming
 from ..passes import Record
 from ..passes.record import Kept, Summaries

@@ -1,11 +1,14 @@
-"""Pickling what the cache keeps: lowering's units and the passes' records by their constructors (the IR's nodes
-are ``frozen.Frozen`` records, which pickle as such a call and are read back in C).
+"""Pickling what the cache keeps: what was said and where by their constructors, and the normalised definitions'
+schema objects without a call of their ``__init__``.
 
-``pickle`` stores a frozen dataclass with slots as its class and the list of its fields' values, and
-reads it back through ``dataclasses``' ``__setstate__``, which looks up the class's fields again for
-every object: half of reading a kept IR back. ``dumps`` stores such an object as a call of its class
-with its fields' values instead, as ``__reduce__`` would: the same object read back, in half the time
-(OpenAI's description: 2.2× to read, 1.6× to write). ``pickle.loads`` reads either form.
+The IR's nodes, lowering's units and the passes' records are ``frozen.Frozen`` records, which pickle as a call of
+their class with their fields' values, made in C. ``pickle`` stores a frozen dataclass with slots (a ``Diagnostic``,
+a ``Location``: a run with nothing to do reads them, and imports no msgspec) as its class and the list of its
+fields' values, and reads it back through ``dataclasses``' ``__setstate__``, which looks up the class's fields again
+for every object; ``dumps`` stores it as a call of its class with its fields' values instead, as ``__reduce__``
+would (2.2x as fast to read). A ``Schema`` (a ``dict`` with its place in a slot) would be read back through its
+``__init__``: ``dumps`` stores it as a ``dict.__new__`` of its class, its place set in its slot and its keys in
+place (a tenth of reading 12,000 of them back). ``pickle.loads`` reads either form.
 
 The table is the pickler's own (``Pickler.dispatch_table``): nothing changes for other picklers.
 """
@@ -21,17 +24,15 @@ from operator import attrgetter
 from typing import Any
 
 from ..diagnostics import Diagnostic, Location
-from ..frontend.schema import Definition, Schema
-from ..lower.units import Unit
-from ..passes.order import Placement
-from ..passes.record import Kept, Record, Summaries
+from ..frontend.schema import Schema
+
 
 Reducer = Callable[[Any], tuple[Any, ...]]
 
 
 def dumps(value: object) -> bytes:
-    """``pickle.dumps(value)`` at the highest protocol, with the frozen dataclasses of ``CLASSES`` stored
-    as calls of their classes."""
+    """``pickle.dumps(value)`` at the highest protocol, a ``Diagnostic`` and a ``Location`` stored as a call of
+    their class, a ``Schema`` made again without its ``__init__``."""
     out = io.BytesIO()
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.dispatch_table = _TABLE
@@ -45,20 +46,10 @@ def by_constructor(cls: type) -> Reducer:
     names = [f.name for f in fields(cls)]
     if any(not f.init for f in fields(cls)) or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__} is not made from its fields alone")
-    if not names:
-        return lambda value: (cls, ())
-    if len(names) == 1:
-        one = attrgetter(names[0])
-        return lambda value: (cls, (one(value),))
     values = attrgetter(*names)
     return lambda value: (cls, values(value))
 
 
-CLASSES: tuple[type, ...] = (Diagnostic, Location, Unit, Kept, Record, Summaries, Placement, Definition)
-"""What the cache keeps many of besides the IR: what was said and where, lowering's units, the passes' records,
-the definitions normalised."""
-_TABLE: dict[type, Reducer] = {cls: by_constructor(cls) for cls in CLASSES}
 _NEW: Callable[..., Any] = copyreg.__newobj__  # type: ignore[attr-defined]  # (typeshed leaves it out)
+_TABLE: dict[type, Reducer] = {cls: by_constructor(cls) for cls in (Diagnostic, Location)}
 _TABLE[Schema] = lambda schema: (_NEW, (Schema,), (None, {"_place": schema.place}), None, iter(schema.items()))
-"""A schema object made by ``dict.__new__``, its place set in its slot and its keys in place: no call of its
-``__init__`` (a tenth of reading 12,000 of them back)."""

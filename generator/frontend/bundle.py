@@ -13,11 +13,11 @@ such a file too, under the key it was given (``http://json-schema.org/draft-07/s
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Reporter
+from ..frozen import replace
 from ..names import pascal
 from .dialects import normalise_referenced
 from .library import Library

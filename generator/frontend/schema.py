@@ -9,11 +9,11 @@ that tells the members of a ``oneOf``/``anyOf`` apart. Dialect keywords are gone
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..diagnostics import Location
+from ..frozen import Frozen
 
 #: Keywords whose value is one subschema, a list of them, or a map of names to them.
 ONE_SCHEMA = (
@@ -73,8 +73,7 @@ class Schema(dict[str, Any]):
         return place.path
 
 
-@dataclass(frozen=True, slots=True)
-class Definition:
+class Definition(Frozen, frozen=True):
     key: str
     """What a canonical ``$ref`` says to name this definition."""
     name: str
@@ -87,8 +86,7 @@ class Definition:
     so that adding such a definition renames nothing else, and its declaration is an inline one."""
 
 
-@dataclass(frozen=True, slots=True)
-class SchemaSet:
+class SchemaSet(Frozen, frozen=True):
     definitions: dict[str, Definition]
     """By key, in document order; the root document (if it is a type itself) comes first."""
     anything: frozenset[str] = frozenset()

@@ -4,12 +4,12 @@ back into (the lowering they are part of, ``lowering.Lowering``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, MutableSet
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .. import ir
 from ..diagnostics import Diagnostic, Location, Reporter
-from ..frontend.schema import PYTHON_NAME, Definition, Schema, SchemaSet
+from ..frontend.schema import Definition, PYTHON_NAME, Schema, SchemaSet
+from ..frozen import Frozen, field
 from ..names import unique
 
 #: Resolves a reference to another file (``schemas/other.json#/definitions/X``) to a type of the
@@ -102,8 +102,7 @@ def python_name(schema: Schema) -> str | None:
     return name if isinstance(name, str) else None
 
 
-@dataclass(frozen=True, slots=True)
-class Known:
+class Known(Frozen, frozen=True):
     """What a definition lowered on its own (``units.alone``) is given of the whole set."""
 
     names: Mapping[str, str]
@@ -184,8 +183,7 @@ class Readable(Mapping[str, Definition]):
         return len(self.definitions)
 
 
-@dataclass(frozen=True, slots=True)
-class Scope:
+class Scope(Frozen, frozen=True):
     """What lowering reads of the whole set, fixed before the first definition is lowered."""
 
     definitions: Mapping[str, Definition]

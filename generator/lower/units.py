@@ -21,12 +21,12 @@ declarations as they were unless they read it, which is what keeping them by the
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .. import ir
 from ..diagnostics import Diagnostic, Reporter
 from ..frontend.schema import Definition, Schema, SchemaSet
+from ..frozen import Frozen
 from .context import External, Known
 from .homes import BESIDE_NOTHING, folded, own_nodes
 from .lowering import Lowering
@@ -123,8 +123,7 @@ class Reads:
         return target if target in self.definitions else None
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(Frozen, frozen=True):
     """What lowering one definition made, and what of the other definitions' lowering it met: enough
     to put it back among them (``again``) instead of lowering it."""
 

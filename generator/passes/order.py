@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .. import ir
 from ..diagnostics import Reporter, few
-from ..frozen import replace
+from ..frozen import Frozen, field, replace
 from ..ir.walk import map_types, refs
 from .where import location
 
@@ -42,8 +41,7 @@ class Summary(NamedTuple):
     """An alias of a ``Literal``: an enum class a plain default may be a member of."""
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
+class Placement(Frozen, frozen=True):
     """Where ``decide`` puts the declarations, and what it cuts."""
 
     order: tuple[str, ...]

@@ -5,10 +5,10 @@ changed declaration's summary leaves a decision as it was (``shares_alike``, ``t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from .. import ir
 from ..diagnostics import Diagnostic, Location
+from ..frozen import Frozen
 from .order import Placement, Summary as OrderSummary
 from .share import Summary as ShareSummary
 from .tags import Summary as TagSummary
@@ -16,8 +16,7 @@ from .tags import Summary as TagSummary
 Said = tuple[Diagnostic, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Kept:
+class Kept(Frozen, frozen=True):
     """What the passes made of one declaration of the module they were given, and said of it."""
 
     refers: tuple[str, ...] = ()
@@ -34,8 +33,7 @@ class Kept:
     """The passes left it as it was given (most declarations): it is not kept twice."""
 
 
-@dataclass(frozen=True, slots=True)
-class Summaries:
+class Summaries(Frozen, frozen=True):
     """What the passes that decide over the whole module read of one declaration: read again only where
     a decision is made again, or compared with a changed declaration's."""
 
@@ -45,8 +43,7 @@ class Summaries:
     """(``None`` for a declaration that went.)"""
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
+class Record(Frozen, frozen=True):
     """What the passes decided over a module, and made of each declaration (``each``, by its name there)."""
 
     names: tuple[tuple[str, bool], ...]

@@ -16,19 +16,19 @@ from __future__ import annotations
 
 from collections import ChainMap
 from collections.abc import Callable, Collection, Iterable, Mapping, MutableMapping
-from dataclasses import replace
 from typing import TypeVar, cast
 
 from .. import ir
 from ..diagnostics import Location, Reporter
+from ..frozen import replace
 from ..ir.walk import reached
 from ..names import Naming
 from . import defaults, naming, refs, required_defaults
 from .order import Placement, Summary as OrderSummary, cut, decide as place, placed, summary as order_summary
 from .record import Kept, Record, Said, Summaries, shares_alike, tags_alike
+from .required_defaults import Setting
 from .share import Summary as ShareSummary, decide as share, shared, summary as share_summary
 from .tags import Summary as TagSummary, decide as tag, summary as tag_summary, tagged as with_tags
-from .required_defaults import Setting
 
 _S = TypeVar("_S")
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .. import ir
-from ..frozen import fields
+from ..frozen import Frozen, fields
 from ..ir.walk import map_types
 from . import literals
 from .imports import Imports
@@ -99,8 +99,7 @@ def spelled(t: ir.Type) -> str:
     return spell(t, _Message())
 
 
-@dataclass(frozen=True, slots=True)
-class _Annotation:
+class _Annotation(Frozen, frozen=True):
     imports: Imports
     style: TypeStyle
     declarations: Mapping[str, ir.Declaration] | None = None

@@ -6,14 +6,13 @@ accept), instead of reaching into a variant's own rules.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from .. import ir
+from ..frozen import Frozen
 from .annotations import TypeStyle, takes_meta
 
 
-@dataclass(frozen=True, slots=True)
-class Capabilities:
+class Capabilities(Frozen, frozen=True):
     style: TypeStyle
     """The formats read as Python types of their own; whether limits are written as checks (``meta``)."""
     decodable: Callable[[ir.Type, Mapping[str, ir.Declaration]], ir.Type]

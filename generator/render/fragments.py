@@ -21,10 +21,11 @@ that both give the same bytes on every golden case.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .. import ir
+from ..frozen import Frozen
 from ..ir.walk import children
 from . import view
 from .imports import Imports, State
@@ -35,16 +36,14 @@ if TYPE_CHECKING:
     import jinja2
 
 
-@dataclass(frozen=True, slots=True)
-class Fragment:
+class Fragment(Frozen, frozen=True):
     text: str
     """What the template writes for the declaration: the blank lines before it, then it."""
     imports: State
     """What it imports (``Imports.state()``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class FragmentContext:
+class FragmentContext(Frozen, frozen=True):
     """Everything a declaration's fragment is made from, besides the declaration and the templates."""
 
     variant: str

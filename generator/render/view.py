@@ -7,10 +7,10 @@ expressions, docs are escaped docstring literals. Templates only place them.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from .. import frozen, ir
+from ..frozen import Frozen, replace
 from ..ir.walk import map_types, refs
 from ..names import enum_member
 from . import literals
@@ -23,16 +23,14 @@ from .options import RenderOptions
 INDENT = "    "
 
 
-@dataclass(frozen=True, slots=True)
-class FieldView:
+class FieldView(Frozen, frozen=True):
     name: str
     annotation: str
     default: str | None
     doc: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class ClassView:
+class ClassView(Frozen, frozen=True):
     name: str
     base: str
     """The variant's base class (``Struct``, ``TypedDict``, the dataclass converter's ``SchemagenModel``)."""
@@ -45,8 +43,7 @@ class ClassView:
     kind: Literal["class"] = "class"
 
 
-@dataclass(frozen=True, slots=True)
-class AliasView:
+class AliasView(Frozen, frozen=True):
     name: str
     expression: str
     doc: str | None
@@ -55,8 +52,7 @@ class AliasView:
     kind: Literal["alias"] = "alias"
 
 
-@dataclass(frozen=True, slots=True)
-class EnumView:
+class EnumView(Frozen, frozen=True):
     name: str
     base: str
     members: tuple[tuple[str, str], ...]
@@ -65,8 +61,7 @@ class EnumView:
     kind: Literal["enum"] = "enum"
 
 
-@dataclass(frozen=True, slots=True)
-class ModuleView:
+class ModuleView(Frozen, frozen=True):
     header: str
     imports: tuple[str, ...]
     declarations: tuple[ClassView | AliasView | EnumView, ...]
@@ -74,8 +69,7 @@ class ModuleView:
     """Code the variant writes once per module, after the imports (the dataclass variant's converter)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Context:
+class Context(Frozen, frozen=True):
     """What a variant's rules need while one module is built."""
 
     imports: Imports

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal, NamedTuple, get_args
+
+from ...frozen import Frozen
 
 # --- 1. Splitting a module into chunks ----------------------------------------------------------------
 
@@ -13,8 +14,7 @@ Kind = Literal["import", "class", "assign", "string"]
 KINDS: frozenset[str] = frozenset(get_args(Kind))
 
 
-@dataclass(frozen=True, slots=True)
-class Chunk:
+class Chunk(Frozen, frozen=True):
     text: str
     """Whole lines, the last one ending with a newline."""
     first: Kind

@@ -4,11 +4,11 @@ canonical ``SchemaSet``."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal, NamedTuple
 
 from ...diagnostics import Diagnostic, Location, Reporter, SchemaError, pointer
+from ...frozen import Frozen, field
 from ..components import COMPONENTS, component_name
 from ..read import SUFFIXES
 from ..schema import Definition, Schema, SchemaSet, reached, wrap
@@ -149,8 +149,7 @@ def normalise_components(files: list[tuple[str, Any]], reporter: Reporter, defau
     return SchemaSet(definitions, openapi=True, examples=tuple(reading.examples), self_contained=not reading.elsewhere)
 
 
-@dataclass(frozen=True, slots=True)
-class _Reading:
+class _Reading(Frozen, frozen=True):
     """What the rewriting of one document's schemas shares."""
 
     examples: Examples

@@ -25,12 +25,12 @@ Names made here yield to the names the document gives (``Definition.derived``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, Protocol
 from urllib.parse import unquote
 
 from ...diagnostics import Location, Reporter, SchemaError, pointer
+from ...frozen import Frozen
 from ...names import pascal
 from . import common
 
@@ -50,8 +50,7 @@ class Files(Protocol):
         """Why ``file`` is not read (message, hint)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Used:
+class Used(Frozen, frozen=True):
     bodies: list[Body]
     """The inline schemas, in document order (each place once)."""
     components: list[str]
@@ -64,8 +63,7 @@ NONE = Used([], [])
 """What a document whose operations are not read uses."""
 
 
-@dataclass(frozen=True, slots=True)
-class Body:
+class Body(Frozen, frozen=True):
     key: str
     """The definition's key: ``#`` and where the schema is in the document, or, for one in another
     file, where the document reaches it (``#/paths/~1pets/get/responses/200/…`` for a path item that
@@ -123,8 +121,7 @@ def _suffix(status: str) -> str:
     return "Default" if status == "default" else status.upper()
 
 
-@dataclass(frozen=True, slots=True)
-class _Place:
+class _Place(Frozen, frozen=True):
     file: str
     pointer: str
     route: str = ""
