@@ -136,8 +136,7 @@ class Memo:
             keys = [kept if name in unchanged.names else entry_key(inputs.of(i))
                     for i, (name, kept) in enumerate(zip(names, index[3]))]
         spliced = Before.of(index, written) if index is not None and written is not None else None
-        same = frozenset(i for i, (name, key) in enumerate(zip(names, keys)) if spliced.same(name, key)) \
-            if spliced is not None else frozenset()
+        same = spliced.same(names, keys) if spliced is not None else frozenset()
         read = frozenset(range(BUCKETS)) if spliced is None else frozenset(
             {_bucket(key) for i, key in enumerate(keys) if i not in same}
             | {_bucket(key) for key in set(spliced.keys.values()).difference(keys)})
@@ -217,8 +216,10 @@ class Memo:
         if not declarations or len(formatted) != len(entries):
             return None
         names = [d.name for d in declarations]
-        imports = [entries[i][1] if i in entries else before.imports(name) for i, name in enumerate(names)]
-        layouts = [layout(formatted[i]) if i in formatted else before.layout(name) for i, name in enumerate(names)]
+        imports, layouts = before.kept([name for i, name in enumerate(names) if i not in entries])
+        for i in sorted(entries):  # (the few made or read anew, in their places)
+            imports.insert(i, entries[i][1])
+            layouts.insert(i, layout(formatted[i]))
         stretches = [(name, formatted.get(i)) for i, name in enumerate(names)]
         return self._put_together(plan, env, session, imports, layouts, entries,
                                   lambda first: before.splice(first, stretches))

@@ -82,15 +82,16 @@ class Before:
             return None
         return before if before.fits else None
 
-    def same(self, name: str, key: str) -> bool:
-        """The declaration ``name`` has the key it had: its stretch is in the text."""
-        return self.keys.get(name) == key
+    def same(self, names: Sequence[str], keys: Sequence[str]) -> frozenset[int]:
+        """The declarations (by index; ``names`` and their ``keys``, in order) that have the key they had: their
+        stretch is in the text."""
+        had = self.keys
+        return frozenset(i for i, (name, key) in enumerate(zip(names, keys)) if had.get(name) == key)
 
-    def imports(self, name: str) -> State:
-        return self._at[name][1]
-
-    def layout(self, name: str) -> Layout:
-        return self._at[name][0]
+    def kept(self, names: Sequence[str]) -> tuple[list[State], list[Layout]]:
+        """What each declaration of ``names`` imports, and its layout, in the text (``KeyError``: one not in it)."""
+        at = [self._at[name] for name in names]
+        return [found[1] for found in at], [found[0] for found in at]
 
     def splice(self, head: Shape, stretches: Sequence[tuple[str, Shape | None]]) -> tuple[str, list[int]]:
         """``chunks.splice`` of ``head`` and the declarations' stretches (by name: one made now, or ``None``:
