@@ -31,8 +31,9 @@ NAMESPACE = "linted"
 SCHEME = "1"
 
 Said = tuple[Diagnostic, ...]
-Checked = tuple[Said, Said, Said]
 Value = tuple[Location, str, Any, Schema]
+"""A value a schema gives itself, to check: where, what it is, the value, the schema."""
+Checked = tuple[Said, Said, Said]
 """What the checks said of one definition: of its OpenAPI ``example`` s, of its mappings, of its other values."""
 
 
@@ -106,29 +107,20 @@ class _Run:
 
     def examples_said(self) -> Iterator[Said]:
         """What ``lint.examples`` says of each definition, in the set's order."""
-        definitions = self.schemas.definitions
         for key, closure in self.closures.items():
             kept = self.kept.get(closure)
-            if kept is not None:
-                yield kept[0]
-                continue
-            said = Reporter()
-            if self.examples[key]:
-                lint.rejected(self.examples[key], definitions, said, text_too=True)
-            self.said[closure] = [_said(said)]
-            yield self.said[closure][0]
+            yield kept[0] if kept is not None else self._said_now(key, closure)[0]
 
     def checks_said(self) -> tuple[list[Said], list[Said]]:
-        """What ``lint.check`` says of each definition's mappings, and of its other values, in the set's order
-        (after ``examples_said``)."""
+        """What ``lint.check`` says of each definition's mappings, and of its other values, in the set's order."""
         definitions = self.schemas.definitions
         mappings: list[Said] = []
         values: list[Said] = []
         for key, closure in self.closures.items():
             found: Sequence[Said] | None = self.kept.get(closure)
             if found is None:
-                found = self.said[closure]
-                if len(found) == 1:
+                found = self._said_now(key, closure)
+                if len(found) == 1:  # (its mappings and values are checked once the meta-schema check is done)
                     mapped, others = Reporter(), Reporter()
                     walked = lint.walked({key: definitions[key]}, definitions, mapped)
                     if walked:
@@ -137,6 +129,16 @@ class _Run:
             mappings.append(found[1])
             values.append(found[2])
         return mappings, values
+
+    def _said_now(self, key: str, closure: str) -> list[Said]:
+        """What the checks said now of definition ``key`` (its examples checked, when first asked)."""
+        found = self.said.get(closure)
+        if found is None:
+            said = Reporter()
+            if self.examples[key]:
+                lint.rejected(self.examples[key], self.schemas.definitions, said, text_too=True)
+            found = self.said[closure] = [_said(said)]
+        return found
 
     def keep(self) -> None:
         """Keeps what the checks said of each definition, and what each refers to, where anything is new."""
