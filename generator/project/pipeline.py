@@ -54,7 +54,7 @@ class Stages:
     check: Check = checked
     examples: Check = examples_checked
     lint: Check = linted
-    """The checks of the values the schemas give themselves, after and before ``check`` (``cache.linted`` keeps
+    """The checks of the values the schemas give themselves, before and after ``check`` (``cache.linted`` keeps
     what they said of each definition)."""
     lowered: Lowered | None = None
     """Where an input's IR is kept across runs (the linker asks it before lowering an input)."""
