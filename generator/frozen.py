@@ -22,4 +22,5 @@ fields = structs.fields
 
 
 class Frozen(Struct, frozen=True):
-    """The base of a frozen record class: its subclasses are frozen too."""
+    """The base of a frozen record class: ``class Field(Frozen, frozen=True)`` (its subclasses are frozen anyway;
+    mypy reads it where it is written)."""
