@@ -1,6 +1,6 @@
 """What the passes keep of a run (``recorded``): what they made of and said of each declaration (``Kept``), the
-summaries their decisions over the module read (``Summaries``), and those decisions (``Record``); and when a
-changed declaration's summary leaves a decision as it was (``shares_alike``, ``tags_alike``)."""
+summaries their decisions over the module read (``Summaries``), and those decisions (``Record``). (When a changed
+declaration's summary leaves a decision as it was is the decision's own: ``share.alike``, ``tags.alike``.)"""
 
 from __future__ import annotations
 
@@ -52,31 +52,15 @@ class Record(Frozen, frozen=True):
     read: frozenset[str]
     """The declarations whose text ``share.decide`` read."""
     outlines: frozenset[tuple[object, ...]]
-    """The outlines of the inline declarations ``share.decide`` was given: a named declaration of none of them
-    is no one's twin."""
+    """``share.outlines`` of the summaries ``share.decide`` was given."""
     gone: Mapping[str, str | None]
     classes: Mapping[str, str]
     tagged: Mapping[str, ir.Tag | None]
     tagging: Said
     """What ``tags.decide`` said."""
     members: frozenset[str]
-    """The names ``tags.decide`` may read as a union's members: a model of none of them is read by no union."""
+    """``tags.members`` of the summaries ``tags.decide`` was given."""
     placement: Placement
     each: Mapping[str, Kept]
     summaries: Mapping[str, Summaries]
     """Each declaration's, by its name there. (A cache may read each one only when it is asked for.)"""
-
-
-def shares_alike(now: ShareSummary, then: ShareSummary, outlines: frozenset[tuple[object, ...]]) -> bool:
-    """``share.decide`` decides as it did with ``then`` now ``now``: the same summary, or a named declaration that
-    refers to the same names, whose outline was and is no inline declaration's (it is no one's twin, and no
-    text reads its own). (Whose text was read is decided again by the caller.)"""
-    return now == then or (not now.inline and not then.inline and now.refers == then.refers
-                           and now.outline not in outlines and then.outline not in outlines)
-
-
-def tags_alike(now: TagSummary, then: TagSummary | None, members: frozenset[str]) -> bool:
-    """``tags.decide`` decides as it did with ``then`` now ``now``: the same summary, or the same unions of
-    a declaration no union reads as a member (its keys and constants are read by none)."""
-    return now == then or (then is not None and now.name == then.name and now.name not in members
-                           and now.unions == then.unions and now.union_of == then.union_of)

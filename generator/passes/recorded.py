@@ -25,10 +25,12 @@ from ..ir.walk import reached
 from ..names import Naming
 from . import defaults, naming, refs, required_defaults
 from .order import Placement, Summary as OrderSummary, cut, decide as place, placed, summary as order_summary
-from .record import Kept, Record, Said, Summaries, shares_alike, tags_alike
+from .record import Kept, Record, Said, Summaries
 from .required_defaults import Setting
-from .share import Summary as ShareSummary, decide as share, shared, summary as share_summary
-from .tags import Summary as TagSummary, decide as tag, summary as tag_summary, tagged as with_tags
+from .share import (Summary as ShareSummary, alike as shares_alike, decide as share, outlines, shared,
+                    summary as share_summary)
+from .tags import (Summary as TagSummary, alike as tags_alike, decide as tag, members as tag_members,
+                   summary as tag_summary, tagged as with_tags)
 
 _S = TypeVar("_S")
 
@@ -171,7 +173,7 @@ class _Passes:
         gone = share(summaries, _reading(self.by_name, seen))
         if before is not None and gone != before.gone:
             return None
-        return made, refers, gone, frozenset(seen), frozenset(s.outline for s in summaries if s.inline)
+        return made, refers, gone, frozenset(seen), outlines(summaries)
 
     def _scope(self, stay: list[str], refers: Mapping[str, tuple[str, ...]], gone: Mapping[str, str | None]
                ) -> tuple[set[str], set[str]]:
@@ -209,9 +211,7 @@ class _Passes:
         if before is not None and any(tagged.get(classes[n]) != before.tagged.get(classes[n]) for n in stay
                                       if n not in redo):
             return None
-        members = frozenset(name for s in summaries
-                            for name in (*(r for u in s.unions for r in u.referred), *(s.union_of or ())))
-        return tagged, (*said.errors, *said.warnings), made, members
+        return tagged, (*said.errors, *said.warnings), made, tag_members(summaries)
 
     def _placement(self, stay: list[str], classes: Mapping[str, str], redo: set[str],
                    fourth: Mapping[str, ir.Declaration]) -> tuple[Placement, dict[str, OrderSummary]]:

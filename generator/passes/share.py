@@ -39,6 +39,21 @@ def summary(d: ir.Declaration) -> Summary:
     return Summary(d.name, d.inline, _outline(d), tuple(dict.fromkeys(declaration_refs(d))))
 
 
+def outlines(summaries: Sequence[Summary]) -> frozenset[tuple[object, ...]]:
+    """The outlines of the inline declarations among ``summaries``: ``decide`` compares a named declaration with
+    those of its outline alone (one of none of them is no one's twin)."""
+    return frozenset(s.outline for s in summaries if s.inline)
+
+
+def alike(now: Summary, then: Summary, inline: frozenset[tuple[object, ...]]) -> bool:
+    """``decide`` decides as it did with ``then`` now ``now`` (``inline``: the ``outlines`` it was given): the same
+    summary, or a named declaration that refers to the same names, whose outline was and is no inline
+    declaration's (it is no one's twin, and no text reads its own). (Whose text was read is decided again by
+    the caller.)"""
+    return now == then or (not now.inline and not then.inline and now.refers == then.refers
+                           and now.outline not in inline and then.outline not in inline)
+
+
 def decide(summaries: Sequence[Summary], declaration: Callable[[str], ir.Declaration]) -> dict[str, str | None]:
     """The inline declarations that go: each with the named declaration it is the twin of (what
     referred to it refers to that one), or ``None`` where only copies that went referred to it.

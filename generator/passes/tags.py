@@ -91,6 +91,20 @@ def decide(summaries: Sequence[Summary], reporter: Reporter) -> dict[str, ir.Tag
     return tags
 
 
+def members(summaries: Sequence[Summary]) -> frozenset[str]:
+    """The names ``decide`` may read as a union's members, over ``summaries``: the keys and constants of a model
+    of none of them are read by no union."""
+    return frozenset(name for s in summaries
+                     for name in (*(r for u in s.unions for r in u.referred), *(s.union_of or ())))
+
+
+def alike(now: Summary, then: Summary | None, read: frozenset[str]) -> bool:
+    """``decide`` decides as it did with ``then`` now ``now`` (``read``: the ``members`` it was given): the same
+    summary, or the same unions of a declaration no union reads as a member."""
+    return now == then or (then is not None and now.name == then.name and now.name not in read
+                           and now.unions == then.unions and now.union_of == then.union_of)
+
+
 def tagged(module: ir.Module, tags: Mapping[str, ir.Tag | None]) -> ir.Module:
     """``module`` with each model tagged as ``tags`` says (a model reads its own entry alone)."""
     return ir.Module(tuple(_with_tag(d, tags[d.name]) if isinstance(d, ir.Model) and tags.get(d.name) else d
