@@ -118,4 +118,9 @@ def test_after_edits_the_checks_say_what_lint_says_of_the_whole_set(tmp_path: Pa
 def test_a_set_not_read_by_pieces_is_checked_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     schemas = _set(SCHEMAS)
     some = dict.fromkeys(list(schemas.definitions)[1:], "text")
-    assert _kept(Cache(tmp_path / "cache"), schemas, some) == _whole(schemas)
+    whole = _whole(schemas)
+    checked: list[SchemaSet] = []
+    original = lint.check
+    monkeypatch.setattr(lint, "check", lambda s, reporter: checked.append(s) or original(s, reporter))
+    assert _kept(Cache(tmp_path / "cache"), schemas, some) == whole
+    assert checked == [schemas]  # (lint over the whole set, not definition by definition)

@@ -18,7 +18,7 @@ order). Any other set is checked whole. One entry per project and document, repl
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..diagnostics import Diagnostic, Location, Reporter
@@ -52,20 +52,17 @@ class Linted:
         run = self._of(schemas, made_from)
         if run is None:
             lint.examples(schemas, reporter)
-            return
-        for said in run.examples_said():
-            _report(said, reporter)
+        else:
+            _report(run.examples_said(), reporter)
 
     def check(self, schemas: SchemaSet, reporter: Reporter, made_from: Mapping[str, str]) -> None:
         """``lint.check(schemas, reporter)`` (after ``examples`` of the same set)."""
         run = self._of(schemas, made_from)
         if run is None:
             lint.check(schemas, reporter)
-            return
-        for part in run.checks_said():
-            for said in part:
-                _report(said, reporter)
-        run.keep()
+        else:
+            _report([said for part in run.checks_said() for said in part], reporter)
+            run.keep()
 
     def _of(self, schemas: SchemaSet, made_from: Mapping[str, str]) -> _Run | None:
         """The run over ``schemas``; ``None`` where it is checked whole."""
@@ -238,6 +235,8 @@ def _said(reporter: Reporter) -> Said:
     return (*reporter.errors, *reporter.warnings)
 
 
-def _report(said: Said, reporter: Reporter) -> None:
-    for diagnostic in said:
-        reporter.add(diagnostic)
+def _report(said: Iterable[Said], reporter: Reporter) -> None:
+    """What the checks said of each definition, reported in turn."""
+    for diagnostics in said:
+        for diagnostic in diagnostics:
+            reporter.add(diagnostic)
