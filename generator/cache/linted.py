@@ -23,12 +23,12 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, Location, Reporter
 from ..frontend import lint
-from ..frontend.schema import Definition, Schema, SchemaSet
+from ..frontend.schema import Definition, Schema, SchemaSet, refs_of
 from . import pickled
 from .store import Cache, digest
 
 NAMESPACE = "linted"
-SCHEME = "1"
+SCHEME = "2"
 
 Said = tuple[Diagnostic, ...]
 Value = tuple[Location, str, Any, Schema]
@@ -95,7 +95,8 @@ class _Run:
             self.examples[home].append(example)
         own = {key: digest(key, made) for key, made in made_from.items()}  # (two may be made from one text)
         kept_refs, self.kept = self._read()
-        self.refs = {own[key]: kept_refs[own[key]] if own[key] in kept_refs else _refs(d.schema, definitions)
+        self.refs = {own[key]: kept_refs[own[key]] if own[key] in kept_refs else
+                     tuple(dict.fromkeys(r for r in refs_of(d.schema) if r in definitions))
                      for key, d in definitions.items()}
         self.closures = closures(own, {key: self.refs[own[key]] for key in definitions}, digest(*sorted(definitions)))
         self.said: dict[str, list[Said]] = {}
@@ -202,23 +203,6 @@ def closures(own: Mapping[str, str], refs: Mapping[str, tuple[str, ...]], contex
                 for member in members:
                     component[member] = made
     return {key: digest(own[key], component[key]) for key in own}
-
-
-def _refs(schema: Schema, definitions: Mapping[str, Definition]) -> tuple[str, ...]:
-    """The definitions ``schema``'s ``$ref`` s name, each once, in the order met (a ``$ref`` key in a value it
-    gives, an example's, counts too: more than the checks follow, never less)."""
-    found: dict[str, None] = {}
-    stack: list[object] = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref in definitions:
-                found[ref] = None
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return tuple(found)
 
 
 def _home(pointer: str, definitions: Mapping[str, Definition]) -> str | None:
