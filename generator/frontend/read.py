@@ -65,11 +65,15 @@ def _parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any
             raise _fail(Location(display, line=exc.lineno, column=exc.colno), f"invalid JSON: {exc.msg}")
         except DuplicateKeys as exc:
             raise SchemaError(diagnostics(exc, display)) from None
+    from .aliases import Overgrown
+
     yaml, _ = _yaml()
     try:
         return (yaml_parse or load_yaml)(text)
     except DuplicateKeys as exc:
         raise SchemaError(diagnostics(exc, display)) from None
+    except Overgrown as exc:
+        raise SchemaError([exc.diagnostic(display)]) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None
@@ -80,18 +84,24 @@ def _parse(text: str, suffix: str, display: str, yaml_parse: Callable[[str], Any
 
 def load_yaml(text: str) -> Any:
     """PyYAML's safe loading, with plain scalars read by the YAML 1.2 core schema (``yaml_core``);
-    raises ``DuplicateKeys`` when a mapping writes a key twice."""
+    raises ``DuplicateKeys`` when a mapping writes a key twice, ``aliases.Overgrown`` when aliases make the
+    text stand for more values than ``aliases.RATIO`` per character."""
+    from . import aliases
+
     _, loader_class = _yaml()
     loader = loader_class(text)
     try:
         value = loader.get_single_data()
         found = loader.duplicates()
+        root = getattr(loader, "root", None) if aliases.anchored(text) else None
     finally:
         loader.dispose()
     if found:
         from .duplicates import DuplicateKeys
 
         raise DuplicateKeys(found)
+    if root is not None:
+        aliases.check(root, len(text))
     return value
 
 

@@ -29,7 +29,7 @@ import yaml
 from ..diagnostics import pointer
 from .duplicates import Duplicate
 
-VERSION = "yaml-1.2-core merge-keys unique-keys"
+VERSION = "yaml-1.2-core merge-keys unique-keys bounded-aliases"
 """What this loader reads, for ``read.yaml_version`` (and so for every cache key that holds a parse)."""
 
 TAG = "tag:yaml.org,2002:"
@@ -73,8 +73,8 @@ def loader() -> type[Any]:
             """The keys written twice, in document order, each with the pointer of the mapping's key."""
             if not getattr(self, "written", None):
                 return []
-            pointers = _pointers(self.root)
-            return [Duplicate(pointers.get(id(mapping), "") + pointer(key), key, _at(first), _at(again))
+            at = pointers(self.root)
+            return [Duplicate(at.get(id(mapping), "") + pointer(key), key, _at(first), _at(again))
                     for mapping, key, first, again in self.written]
 
     implicit: dict[str | None, list[tuple[str, re.Pattern[str]]]] = {"": [(TAG + "null", NULL)]}
@@ -105,7 +105,7 @@ def _record_duplicates(loader: Any, node: Any) -> None:
             loader.written.append((node, str(key), first, key_node))
 
 
-def _pointers(root: Any) -> dict[int, str]:
+def pointers(root: Any) -> dict[int, str]:
     """The JSON pointer of every mapping node under ``root`` (by ``id``; a node an alias repeats, the first)."""
     found: dict[int, str] = {}
     stack = [(root, "")]
