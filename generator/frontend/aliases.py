@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 
 from ..diagnostics import Diagnostic, Location
+from .nesting import post_order
 from .yaml_core import pointers
 
 RATIO = 10
@@ -69,30 +70,23 @@ def check(root: Any, length: int) -> None:
 
 def _counted(root: Any, limit: int) -> tuple[dict[int, int], Counter[int], dict[int, Any]]:
     """The values each container node under ``root`` stands for (at most ``limit + 1``), how many places
-    each is in, and the nodes, by ``id``: each node's children walked once, whatever leads to it."""
+    each is in, and the nodes, by ``id``: each node's children walked once, whatever leads to it
+    (``nesting.post_order``)."""
     sizes: dict[int, int] = {}
     uses: Counter[int] = Counter()
     nodes: dict[int, Any] = {id(root): root}
     if not isinstance(root, yaml.CollectionNode):
         return sizes, uses, nodes
-    walking = {id(root)}
-    stack: list[tuple[Any, Iterator[Any]]] = [(root, _children(root))]
-    while stack:
-        node, children = stack[-1]
-        for child in children:
-            if isinstance(child, yaml.CollectionNode):
-                uses[id(child)] += 1
-                if id(child) not in sizes and id(child) not in walking:
-                    nodes[id(child)] = child
-                    walking.add(id(child))
-                    stack.append((child, _children(child)))
-                    break
-        else:
-            stack.pop()
-            walking.discard(id(node))
-            size = 1 + sum(sizes.get(id(c), 1) if isinstance(c, yaml.CollectionNode) else 1 for c in _children(node))
-            sizes[id(node)] = min(size, limit + 1)
+    for node, below in post_order(root, _collections, sizes):
+        nodes[id(node)] = node
+        uses.update(id(c) for c in below)
+        scalars = sum(1 for c in _children(node) if not isinstance(c, yaml.CollectionNode))
+        sizes[id(node)] = min(limit + 1, 1 + scalars + sum(sizes.get(id(c), 1) for c in below))
     return sizes, uses, nodes
+
+
+def _collections(node: Any) -> list[Any]:
+    return [c for c in _children(node) if isinstance(c, yaml.CollectionNode)]
 
 
 def _children(node: Any) -> Iterator[Any]:

@@ -7,8 +7,8 @@ makes a deeper document a located error instead of a failure somewhere in the pi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Container, Iterator, Sequence
+from typing import Any, TypeVar
 
 from ..diagnostics import Diagnostic, Location, SchemaError, pointer
 from ..diagnostics.positions import line_column
@@ -20,6 +20,7 @@ schema level is usually two (``properties``, then the property); real descriptio
 
 MESSAGE = f"the document nests more than {MAX_NESTING} levels deep (objects and arrays)"
 HINT = "give an inner level a name of its own (a definition and a $ref to it)"
+T = TypeVar("T")
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
@@ -76,23 +77,36 @@ def _height(value: Any, heights: dict[int, int], limit: int) -> int:
     each container's, and a container met inside itself counts as ``limit``."""
     if not isinstance(value, dict | list):
         return 0
-    if id(value) in heights:
-        return heights[id(value)]
-    walking = {id(value)}
-    stack: list[tuple[Any, Iterator[tuple[str | int, Any]]]] = [(value, _items(value))]
+    for node, below in post_order(value, _containers, heights):
+        heights[id(node)] = min(limit, max((heights.get(id(c), limit) for c in below), default=0) + 1)
+    return heights[id(value)]
+
+
+def post_order(root: T, children: Callable[[T], Sequence[T]], done: Container[int]) -> Iterator[tuple[T, Sequence[T]]]:
+    """Each node under ``root`` (itself too) once, with its children, after the nodes under it, where a node may
+    be the child of many and of itself (YAML aliases, and anchors inside their own values): ``children`` gives
+    a node's (those that may have children of their own); ``done`` says which were given before (by ``id``),
+    which are not walked again. Without recursion: a node's children are asked for once."""
+    if id(root) in done:
+        return
+    walking = {id(root)}
+    first = children(root)
+    stack: list[tuple[T, Sequence[T], Iterator[T]]] = [(root, first, iter(first))]
     while stack:
-        node, children = stack[-1]
-        child = next((c for _, c in children if isinstance(c, dict | list) and id(c) not in heights
-                      and id(c) not in walking), None)
+        node, below, todo = stack[-1]
+        child = next((c for c in todo if id(c) not in done and id(c) not in walking), None)
         if child is not None:
             walking.add(id(child))
-            stack.append((child, _items(child)))
+            under = children(child)
+            stack.append((child, under, iter(under)))
             continue
         stack.pop()
         walking.discard(id(node))
-        tallest = max((heights.get(id(c), limit) for _, c in _items(node) if isinstance(c, dict | list)), default=0)
-        heights[id(node)] = min(limit, tallest + 1)
-    return heights[id(value)]
+        yield node, below
+
+
+def _containers(value: dict[str, Any] | list[Any]) -> list[Any]:
+    return [c for _, c in _items(value) if isinstance(c, dict | list)]
 
 
 def _items(value: dict[str, Any] | list[Any]) -> Iterator[tuple[str | int, Any]]:
