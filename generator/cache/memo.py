@@ -216,10 +216,10 @@ class Memo:
         if not declarations or len(formatted) != len(entries):
             return None
         names = [d.name for d in declarations]
-        imports, layouts = before.kept([name for i, name in enumerate(names) if i not in entries])
-        for i in sorted(entries):  # (the few made or read anew, in their places)
-            imports.insert(i, entries[i][1])
-            layouts.insert(i, layout(formatted[i]))
+        kept_imports, kept_layouts = before.kept([name for i, name in enumerate(names) if i not in entries])
+        old_imports, old_layouts = iter(kept_imports), iter(kept_layouts)  # (the others, in order)
+        imports = [entries[i][1] if i in entries else next(old_imports) for i in range(len(names))]
+        layouts = [layout(formatted[i]) if i in formatted else next(old_layouts) for i in range(len(names))]
         stretches = [(name, formatted.get(i)) for i, name in enumerate(names)]
         return self._put_together(plan, env, session, imports, layouts, entries,
                                   lambda first: before.splice(first, stretches))
