@@ -25,7 +25,7 @@ def shared(named: ir.Declaration, copy: ir.Declaration) -> bool:
 
 def test_a_copy_that_says_the_same_in_other_lines_is_the_named_declaration() -> None:
     copy = frozen.replace(NAMED, name="KeyOwner", doc="An\n  owner.", inline=True,
-                               origin=ir.Origin("spec.json", "/properties/owner"))
+                          origin=ir.Origin("spec.json", "/properties/owner"))
     assert shared(NAMED, copy)
 
 
@@ -46,7 +46,7 @@ def test_a_copy_that_says_anything_else_stays_its_own(node: type[Any], field: st
 def test_an_alias_copy_is_shared_by_its_type_and_doc_alone(field: str, value: Any, kept: bool) -> None:
     named = ir.Alias("OwnerId", ir.Scalar("str"), "A key's owner.")
     copy = frozen.replace(named, name="KeyOwner", inline=True, origin=ir.Origin("spec.json", "/properties/owner"),
-                               **{field: value})
+                          **{field: value})
     assert shared(named, copy) is not kept
 
 

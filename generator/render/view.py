@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Literal, Protocol
 
-from .. import frozen, ir
+from .. import ir
 from ..frozen import Frozen, replace
 from ..ir.walk import map_types, refs
 from ..names import enum_member
@@ -203,7 +203,7 @@ def _null_aliases_as_none(t: ir.Type, declarations: Mapping[str, ir.Declaration]
         if members == list(node.members):
             return node
         merged = ir.union(*members)  # the null once, last; the tags stay
-        return frozen.replace(node, members=merged.members) if isinstance(merged, ir.Union) else merged
+        return replace(node, members=merged.members) if isinstance(merged, ir.Union) else merged
 
     return map_types(t, change)
 
